@@ -1,0 +1,95 @@
+# Runtime-controlled mmiotrace: kernel series, tool, guest image and tests.
+# Everything kernel-side runs in QEMU only; nothing here touches the host's
+# kernel. Main entry points: make demo, make check (see README.md).
+
+BUILD      := build
+SRC        := $(BUILD)/linux
+KOBJ       := $(BUILD)/kobj
+KERNEL     := $(KOBJ)/arch/x86/boot/bzImage
+MODULE_DIR := $(BUILD)/module
+MODULE     := $(MODULE_DIR)/mmiotouch.ko
+IMAGE      := $(BUILD)/guest.cpio.gz
+TARBALL    := /usr/src/linux-source-6.12.tar.xz
+JOBS       ?= $(shell nproc)
+ACCEL      ?= auto
+export ACCEL
+export ACCEL_CACHE := $(abspath $(BUILD))/accel
+
+PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
+	cpio qemu-system-x86 busybox-static bash-static bats git perl python3
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+
+PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)
+FRAGMENTS := $(sort $(wildcard kconfig/*.config))
+GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh \
+	$(wildcard bats/*.bats bats/*.bash bats/harness/fixtures/*)
+
+.PHONY: all deps kernel image check demo series-check clean
+all: image
+
+# Install what is missing, Debian packages only; a no-op when all are there.
+deps:
+	@missing=$$(for p in $(PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing" $$missing; \
+		$(SUDO) apt-get update -q >/dev/null && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null; \
+	fi
+
+# The unpacked linux-source, committed as tag "pristine" so that the series
+# can be re-applied exactly.
+$(SRC)/.pristine: | deps
+	@echo "kernel: unpacking $(TARBALL)"
+	@rm -rf $(SRC) $(BUILD)/linux-source-6.12
+	@mkdir -p $(BUILD)
+	@tar -C $(BUILD) -xf $(TARBALL)
+	@mv $(BUILD)/linux-source-6.12 $(SRC)
+	@cd $(SRC) && git init -q && git add -A -f && \
+		git -c user.name=mmiotrace-build -c user.email=build@localhost \
+			commit -q -m pristine && git tag pristine
+	@touch $@
+
+$(SRC)/.applied: $(SRC)/.pristine patches/series $(PATCHES) patches/apply.sh
+	@patches/apply.sh $(SRC) patches/series
+	@touch $@
+
+$(KOBJ)/.config: $(SRC)/.applied $(FRAGMENTS) kconfig/merge.sh
+	@mkdir -p $(KOBJ)
+	@kconfig/merge.sh $(SRC) $(KOBJ) $(FRAGMENTS)
+	@touch $@
+
+$(KERNEL): $(KOBJ)/.config $(SRC)/.applied
+	@echo "kernel: building (log: $(KOBJ)/build.log)"
+	@$(MAKE) -s -C $(SRC) O=$(abspath $(KOBJ)) -j$(JOBS) all > $(KOBJ)/build.log 2>&1 || \
+		{ tail -n 30 $(KOBJ)/build.log; echo "kernel: build failed, log: $(KOBJ)/build.log"; exit 1; }
+	@touch $@
+kernel: $(KERNEL)
+
+$(MODULE): bats/module/mmiotouch.c bats/module/Kbuild $(KERNEL)
+	@mkdir -p $(MODULE_DIR)
+	@cp bats/module/mmiotouch.c bats/module/Kbuild $(MODULE_DIR)/
+	@$(MAKE) -s -C $(KOBJ) M=$(abspath $(MODULE_DIR)) modules > $(MODULE_DIR)/build.log 2>&1 || \
+		{ cat $(MODULE_DIR)/build.log; exit 1; }
+
+$(IMAGE): $(GUEST_FILES) $(MODULE)
+	@initramfs/build.sh $(abspath $@) $(abspath $(BUILD))/guest-root $(abspath $(MODULE))
+image: $(IMAGE)
+
+check: $(KERNEL) $(IMAGE)
+	@bats/harness/check.sh $(KERNEL) $(IMAGE) $(BUILD)/check $(SRC) $(PATCHES)
+
+demo: $(KERNEL) $(IMAGE)
+	@initramfs/run-qemu.sh -t 300 $(KERNEL) $(IMAGE) $(BUILD)/demo/guest 'sh /opt/mmio/demo.sh' || \
+		{ echo "demo: guest failed ($$(cat $(BUILD)/demo/guest/status)), log: $(BUILD)/demo/guest/console.log"; exit 1; }
+	@cp $(BUILD)/demo/guest/output.log $(BUILD)/demo/trace.txt
+	@cat $(BUILD)/demo/trace.txt
+	@echo "demo: trace saved as $(BUILD)/demo/trace.txt"
+
+# Build the kernel after every patch of the series, in a tree of its own.
+series-check: $(SRC)/.applied $(KOBJ)/.config
+	@patches/series-check.sh $(SRC) $(BUILD)/series $(KOBJ)/.config
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,46 @@
+#!/bin/bash
+# make check: host unit tests, checkpatch, harness self-tests, then one guest
+# boot running every bats file; ends with "N passed, N failed".
+# usage: check.sh KERNEL IMAGE OUTDIR SRC [PATCH...]
+set -u
+kernel=$1 image=$2 outdir=$3 src=$4
+shift 4
+top=$(cd "$(dirname "$0")/../.." && pwd)
+rm -rf "$outdir"
+mkdir -p "$outdir"
+results=$outdir/results.tap
+: > "$results"
+
+record() { tee -a "$results" | grep '^not ok' || true; }
+
+echo "check: host unit tests"
+if [ -f "$top/ctl-tool/Makefile" ]; then
+	make -s -C "$top/ctl-tool" test 2>&1 | tee "$outdir/host-tests.log" |
+		grep -E '^(not )?ok ' | record
+fi
+
+echo "check: checkpatch --strict on $# patches"
+for patch in "$@"; do
+	name=$(basename "$patch")
+	if (cd "$src" && ./scripts/checkpatch.pl --strict -q "$top/$patch") > "$outdir/checkpatch-$name.log" 2>&1; then
+		echo "ok - checkpatch: $name" | record
+	else
+		echo "not ok - checkpatch: $name (log: $outdir/checkpatch-$name.log)" | record
+	fi
+done
+
+"$top/bats/harness/selftest.sh" "$kernel" "$image" "$outdir/selftest" | record
+
+echo "check: guest tests (bats in QEMU)"
+"$top/initramfs/run-qemu.sh" -t "${GUEST_TIMEOUT:-1200}" "$kernel" "$image" "$outdir/guest" \
+	"BATS_TEST_TIMEOUT=120 bats --formatter tap /opt/mmio/bats"
+"$top/bats/harness/verdict.sh" "$outdir/guest" guest | record
+
+passed=$(grep -c '^ok ' "$results")
+failed=$(grep -c '^not ok ' "$results")
+skipped=$(grep -c '^ok .*# skip' "$results")
+[ "$failed" -gt 0 ] && echo "check: FAILED, results in $results"
+summary="$passed passed, $failed failed"
+[ "$skipped" -gt 0 ] && summary="$summary, $skipped skipped"
+echo "$summary"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -1,0 +1,61 @@
+#!/bin/bash
+# Judge one guest run made by initramfs/run-qemu.sh.
+# usage: verdict.sh OUTDIR LABEL
+# Prints one "ok"/"not ok" line per guest test and per harness check
+# (reported back, TAP plan complete, kernel log clean), prefixed by LABEL.
+# Exits 1 when anything failed, with the first reason on stderr.
+set -u
+outdir=$1 label=$2
+status=$(cat "$outdir/status" 2>/dev/null || echo missing)
+failed=0
+
+# Kernel messages that fail a run whatever the tests said.
+splats='WARNING:|BUG:|Oops|Call Trace|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|KASAN|UBSAN|kmemleak: .* new suspected'
+
+result() { # result OK|FAIL DESCRIPTION
+	if [ "$1" = OK ]; then
+		echo "ok - $label: $2"
+	else
+		echo "not ok - $label: $2"
+		[ "$failed" = 1 ] || echo "$label: FAILED: $2 (logs: $outdir)" >&2
+		failed=1
+	fi
+}
+
+case $status in
+timeout) result FAIL "guest timed out without reporting back" ;;
+noreport*|missing) result FAIL "guest stopped without reporting back ($status)" ;;
+esac
+
+plan=$(grep -m1 -E '^1\.\.[0-9]+$' "$outdir/output.log" 2>/dev/null | cut -d. -f3)
+count=0
+while IFS= read -r line; do
+	count=$((count + 1))
+	case $line in
+	"ok "*)
+		desc=$(echo "$line" | sed -E 's/^ok [0-9]+ //')
+		case $desc in
+		*"# skip"*) echo "ok - $label: $desc" ;;
+		*) result OK "$desc" ;;
+		esac ;;
+	*) result FAIL "$(echo "$line" | sed -E 's/^not ok [0-9]+ //')" ;;
+	esac
+done < <(grep -E '^(not )?ok [0-9]+' "$outdir/output.log" 2>/dev/null)
+
+if [ -z "$plan" ]; then
+	result FAIL "guest printed no TAP plan"
+elif [ "$plan" != "$count" ]; then
+	result FAIL "TAP plan says $plan tests, guest reported $count"
+fi
+if [ "$status" != timeout ] && [ "${status%% *}" != noreport ] && [ "$status" != 0 ] &&
+	[ "$failed" = 0 ]; then
+	result FAIL "guest command exited with status $status"
+fi
+
+splat=$(grep -n -m1 -E "$splats" "$outdir/console.log" 2>/dev/null)
+if [ -n "$splat" ]; then
+	result FAIL "guest kernel log clean (console.log:${splat})"
+else
+	result OK "guest kernel log clean"
+fi
+exit "$failed"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Build the guest image: busybox, bash and bats from Debian's packages, the
+# project's test modules, tools and bats tests, and our init.
+# usage: build.sh OUT.cpio.gz STAGING_DIR FILE...
+#   FILE: a .ko goes to /opt/mmio/modules, an executable to /usr/bin.
+set -eu
+out=$1 staging=$2
+shift 2
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+rm -rf "$staging"
+mkdir -p "$staging"
+cd "$staging"
+mkdir -p bin sbin usr/bin usr/sbin usr/lib usr/libexec etc root tmp proc sys dev \
+	opt/mmio/modules
+install -m 0755 /bin/busybox bin/busybox
+for applet in $(bin/busybox --list-full); do
+	[ -e "$applet" ] || ln -s /bin/busybox "$applet"
+done
+install -m 0755 /bin/bash-static bin/bash
+cp -a /usr/lib/bats-core usr/lib/
+cp -a /usr/libexec/bats-core usr/libexec/
+install -m 0755 /usr/bin/bats usr/bin/bats
+
+cat > etc/passwd <<'PASSWD'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/sh
+PASSWD
+cat > etc/group <<'GROUP'
+root:x:0:
+nogroup:x:65534:
+GROUP
+
+install -m 0755 "$top/initramfs/init" init
+install -m 0755 "$top/initramfs/demo.sh" opt/mmio/demo.sh
+cp -a "$top/bats" opt/mmio/
+rm -rf opt/mmio/bats/module
+for f in "$@"; do
+	case $f in
+	*.ko) install -m 0644 "$f" opt/mmio/modules/ ;;
+	*) install -m 0755 "$f" usr/bin/ ;;
+	esac
+done
+
+find . -print0 | LC_ALL=C sort -z | cpio --null -o -H newc --owner=0:0 --quiet |
+	gzip -n -6 > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "image: $out ($(du -h "$out" | cut -f1))"

@@ -1,0 +1,80 @@
+#!/bin/bash
+# Boot the test kernel with the guest image in QEMU and run one command in it.
+# usage: run-qemu.sh [-t SECONDS] [-a auto|kvm|tcg] [-k KERNEL_ARGS] KERNEL IMAGE OUTDIR COMMAND
+# Writes OUTDIR/console.log (kernel messages), OUTDIR/output.log (the
+# command's output) and OUTDIR/status, and exits with the command's status,
+# 124 when QEMU timed out, or 125 when the guest stopped without reporting.
+# ACCEL=auto (default) probes KVM once, caching the answer next to OUTDIR.
+set -eu
+timeout_s=${TIMEOUT:-600} accel=${ACCEL:-auto} extra_args=""
+while getopts t:a:k: opt; do
+	case $opt in
+	t) timeout_s=$OPTARG ;;
+	a) accel=$OPTARG ;;
+	k) extra_args=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 4 ] || { echo "usage: $0 [-t S] [-a ACCEL] [-k ARGS] KERNEL IMAGE OUTDIR COMMAND" >&2; exit 2; }
+kernel=$1 image=$2 outdir=$3 command=$4
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+
+probe_kvm() {
+	local cache=$1
+	if [ -w /dev/kvm ] && "$self" -a kvm -t 25 "$kernel" "$image" "$cache.d" true >/dev/null 2>&1; then
+		echo kvm > "$cache"
+	else
+		echo tcg > "$cache"
+	fi
+}
+
+if [ "$accel" = auto ]; then
+	cache=${ACCEL_CACHE:-$(dirname "$outdir")/accel}
+	[ -s "$cache" ] || probe_kvm "$cache"
+	accel=$(cat "$cache")
+fi
+case $accel in
+kvm) accel_args="-accel kvm" ;;
+tcg) accel_args="-accel tcg" ;;
+*) echo "run-qemu: unknown accelerator '$accel' (auto, kvm or tcg)" >&2; exit 2 ;;
+esac
+
+rm -rf "$outdir"
+mkdir -p "$outdir/cmd"
+printf '%s\n' "$command" > "$outdir/cmd/run-command"
+(cd "$outdir/cmd" && echo run-command | cpio -o -H newc --owner=0:0 --quiet) > "$outdir/cmd.cpio"
+# The kernel looks for an appended uncompressed archive only at a 4-byte
+# aligned offset; zeros in between are skipped.
+pad=$(( (4 - $(stat -c %s "$image") % 4) % 4 ))
+{ cat "$image"; head -c "$pad" /dev/zero; cat "$outdir/cmd.cpio"; } > "$outdir/initrd.img"
+
+# Pin the guest clock to the host's TSC rate: unpinned, some boots fall back
+# to a jiffies clocksource and every timing is off.
+khz=$(awk -F': *' '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+cmdline="console=ttyS0 rdinit=/init panic=-1 oops=panic tsc_early_khz=$khz tsc=reliable $extra_args"
+
+echo "guest: $accel, 2 CPUs, timeout ${timeout_s}s, log $outdir/console.log"
+set +e
+timeout -k 5 "$timeout_s" qemu-system-x86_64 $accel_args -m 512M -smp 2 \
+	-nodefaults -no-reboot -display none -vga std -device edu \
+	-kernel "$kernel" -initrd "$outdir/initrd.img" -append "$cmdline" \
+	-serial "file:$outdir/console.log" -serial "file:$outdir/serial1.log" \
+	-monitor none < /dev/null > "$outdir/qemu.log" 2>&1
+qemu_status=$?
+set -e
+
+tr -d '\r' < "$outdir/serial1.log" > "$outdir/serial1.txt" 2>/dev/null || : > "$outdir/serial1.txt"
+# The status line may follow output that did not end in a newline.
+report=$(sed -n 's/.*@@MMIO-EXIT \([0-9]*\)@@$/\1/p' "$outdir/serial1.txt" | tail -n 1)
+sed 's/@@MMIO-EXIT [0-9]*@@$//' "$outdir/serial1.txt" > "$outdir/output.log"
+if [ "$qemu_status" -eq 124 ] || [ "$qemu_status" -eq 137 ]; then
+	echo timeout > "$outdir/status"
+	exit 124
+fi
+if [ -z "$report" ]; then
+	echo "noreport (qemu exit $qemu_status)" > "$outdir/status"
+	exit 125
+fi
+echo "$report" > "$outdir/status"
+exit "$report"
