@@ -9,6 +9,7 @@ KERNEL     := $(KOBJ)/arch/x86/boot/bzImage
 MODULE_DIR := $(BUILD)/module
 MODULE     := $(MODULE_DIR)/mmiotouch.ko
 IMAGE      := $(BUILD)/guest.cpio.gz
+ONEWRITE   := $(BUILD)/tools/onewrite
 TARBALL    := /usr/src/linux-source-6.12.tar.xz
 JOBS       ?= $(shell nproc)
 ACCEL      ?= auto
@@ -73,8 +74,14 @@ $(MODULE): bats/module/mmiotouch.c bats/module/Kbuild $(KERNEL)
 	@$(MAKE) -s -C $(KOBJ) M=$(abspath $(MODULE_DIR)) modules > $(MODULE_DIR)/build.log 2>&1 || \
 		{ cat $(MODULE_DIR)/build.log; exit 1; }
 
-$(IMAGE): $(GUEST_FILES) $(MODULE)
-	@initramfs/build.sh $(abspath $@) $(abspath $(BUILD))/guest-root $(abspath $(MODULE))
+# Guest-side test tools, static: the image has no libc.
+$(ONEWRITE): bats/tools/onewrite.c | deps
+	@mkdir -p $(@D)
+	@gcc -static -O2 -Wall -Wextra -o $@ $<
+
+$(IMAGE): $(GUEST_FILES) $(MODULE) $(ONEWRITE)
+	@initramfs/build.sh $(abspath $@) $(abspath $(BUILD))/guest-root \
+		$(abspath $(MODULE)) $(abspath $(ONEWRITE))
 image: $(IMAGE)
 
 check: $(KERNEL) $(IMAGE)
@@ -89,7 +96,7 @@ demo: $(KERNEL) $(IMAGE)
 
 # Build the kernel after every patch of the series, in a tree of its own.
 series-check: $(SRC)/.applied $(KOBJ)/.config
-	@patches/series-check.sh $(SRC) $(BUILD)/series $(KOBJ)/.config
+	@patches/series-check.sh $(abspath $(SRC)) $(BUILD)/series $(abspath $(KOBJ))/.config
 
 clean:
 	rm -rf $(BUILD)

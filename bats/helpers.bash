@@ -19,13 +19,80 @@ touch_value() {
 	cat "$TOUCH/value"
 }
 
-# Unmap whatever a test left mapped and turn the tracer off.
+# Unmap whatever a test left mapped, turn the tracer off and put every
+# control back to its default.
 reset_state() {
 	local target
 	for target in edu vga isa; do
 		echo "unmap $target" > "$TOUCH/ctl" 2>/dev/null || true
 	done
 	echo nop > "$TRACING/current_tracer"
+	if [ -d "$MMIOTRACE" ]; then
+		: > "$MMIOTRACE/ranges"
+		echo 0 > "$MMIOTRACE/trace_pc"
+		echo 1 > "$MMIOTRACE/trace_isa"
+		echo 0 > "$MMIOTRACE/maps_only"
+	fi
+}
+
+# hex EXPR: an address computed by the shell, printed as the trace prints it.
+hex() {
+	printf '0x%x\n' "$(($1))"
+}
+
+# set_ranges LINES / add_ranges LINES: one write of LINES to "ranges",
+# through ">" (replace) or ">>" (add).
+set_ranges() {
+	printf '%s\n' "$1" > "$MMIOTRACE/ranges"
+}
+
+add_ranges() {
+	printf '%s\n' "$1" >> "$MMIOTRACE/ranges"
+}
+
+# stat_of NAME: one counter from the stats file.
+stat_of() {
+	awk -v key="$1" '$1 == key { print $2; found = 1 } END { exit !found }' "$MMIOTRACE/stats"
+}
+
+# errno_of MESSAGE: the errno name behind a shell's "write error: ..." text.
+errno_of() {
+	case $1 in
+	*"Invalid argument"*) echo EINVAL ;;
+	*"No space left on device"*) echo ENOSPC ;;
+	*"No such device"*) echo ENODEV ;;
+	*"Permission denied"*) echo EACCES ;;
+	*"Cannot allocate memory"*) echo ENOMEM ;;
+	*"Device or resource busy"*) echo EBUSY ;;
+	*) echo "unknown($1)" ;;
+	esac
+}
+
+# assert_write_fails ERRNO FILE DATA [>|>>]: one write() of DATA (escapes
+# \n, \0, \xHH; see bats/tools/onewrite.c) fails with ERRNO, and FILE
+# reads back as before.
+assert_write_fails() {
+	local want=$1 file=$2 data=$3 mode=${4:->>} before after out
+	before=$(cat "$file" 2>/dev/null) || true
+	if [ "$mode" = ">" ]; then
+		out=$(onewrite -t "$file" "$data" 2>&1)
+	else
+		out=$(onewrite "$file" "$data" 2>&1)
+	fi && { echo "write of '$data' to $file succeeded"; return 1; }
+	if [ "$(errno_of "$out")" != "$want" ]; then
+		echo "write of '$data' to $file: expected $want, got: $out"
+		return 1
+	fi
+	after=$(cat "$file" 2>/dev/null) || true
+	if [ "$before" != "$after" ]; then
+		printf 'write of %s changed %s:\n%s\n-> %s\n' "'$data'" "$file" "$before" "$after"
+		return 1
+	fi
+}
+
+# as_nobody COMMAND: run a shell command as user nobody.
+as_nobody() {
+	su -s /bin/sh nobody -c "$1"
 }
 
 # pci_bar0 VENDOR DEVICE: physical start of the device's BAR0, as 0x%x.
@@ -74,8 +141,15 @@ assert_events() {
 	fi
 }
 
+SPLATS='WARNING:|BUG:|Oops|Call Trace|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context'
+
+# dmesg_mark, then assert_dmesg_clean: no splat in what the kernel logged since.
+dmesg_mark() {
+	DMESG_LINES=$(dmesg | wc -l)
+}
+
 assert_dmesg_clean() {
-	if dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|lock|RCU'; then
+	if dmesg | tail -n +"$((DMESG_LINES + 1))" | grep -E "$SPLATS"; then
 		echo "the kernel log shows a splat"
 		return 1
 	fi

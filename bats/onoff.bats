@@ -6,6 +6,7 @@ load helpers
 
 setup() {
 	load_touch_module
+	reset_state
 	EDU=$(edu_bar0)
 }
 
@@ -25,8 +26,8 @@ teardown() {
 	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
 	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
 R 4 $id $EDU 0x10000ed 0x0 0
-W 4 $id $(printf '0x%x' $((EDU + 4))) 0x12345678 0x0 0
-R 4 $id $(printf '0x%x' $((EDU + 4))) 0xedcba987 0x0 0
+W 4 $id $(hex EDU+4) 0x12345678 0x0 0
+R 4 $id $(hex EDU+4) 0xedcba987 0x0 0
 UNMAP $id 0x0 0"
 }
 
@@ -43,10 +44,41 @@ UNMAP $id 0x0 0"
 	assert_events "UNMAP -1 0x0 0"
 }
 
-@test "onoff: a 8-byte access is traced with width 8" {
+@test "onoff: an 8-byte access is traced with width 8" {
 	tracer_on
 	touch_dev map edu
 	touch_dev read edu 8 0x0
 	id=$(map_id "$EDU")
-	trace_events | grep -qx "R 8 $id $EDU 0x[0-9a-f]* 0x0 0"
+	value=$(touch_value)
+	assert_events "MAP $id $EDU $(trace_events | awk '$1 == "MAP" { print $4 }') 0x1000 0x0 0
+R 8 $id $EDU $value 0x0 0"
+}
+
+@test "onoff: 20 enable/disable cycles leave no armed pages and a clean log" {
+	dmesg_mark
+	for cycle in $(seq 1 20); do
+		tracer_on
+		touch_dev map edu
+		touch_dev read edu 4 0x0
+		[ "$(stat_of pages_armed)" = 1 ]
+		# Every other cycle leaves the mapping live for disable to purge.
+		if [ $((cycle % 2)) = 0 ]; then
+			touch_dev unmap edu
+		fi
+		tracer_off
+		[ "$(stat_of pages_armed)" = 0 ]
+		touch_dev unmap edu 2>/dev/null || true
+	done
+	assert_dmesg_clean
+}
+
+@test "onoff: the controls exist and can be set while the tracer is off" {
+	set_ranges "$EDU 4k"
+	echo 1 > "$MMIOTRACE/trace_pc"
+	[ "$(cat "$MMIOTRACE/ranges")" = "$EDU 0x1000" ]
+	[ "$(cat "$MMIOTRACE/trace_pc")" = 1 ]
+	tracer_on
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	trace_events | grep -q "^R 4 [0-9]* $EDU 0x10000ed 0xffffffff[0-9a-f]* 0$"
 }

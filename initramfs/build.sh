@@ -34,7 +34,7 @@ GROUP
 install -m 0755 "$top/initramfs/init" init
 install -m 0755 "$top/initramfs/demo.sh" opt/mmio/demo.sh
 cp -a "$top/bats" opt/mmio/
-rm -rf opt/mmio/bats/module
+rm -rf opt/mmio/bats/module opt/mmio/bats/tools
 for f in "$@"; do
 	case $f in
 	*.ko) install -m 0644 "$f" opt/mmio/modules/ ;;

@@ -1,0 +1,81 @@
+#!/usr/bin/env bats
+# Malformed writes to every control file: each fails with its errno and
+# leaves the state as it was; other users get EACCES.
+
+load helpers
+
+setup() {
+	load_touch_module
+	reset_state
+	set_ranges "0x1000 4k
+0x100000 0x10"
+}
+
+teardown() {
+	reset_state
+}
+
+long_line="0x1000 0x$(printf '0%.0s' $(seq 1 60))1"
+
+BAD_RANGES=(
+	'bad\n' '0x1000\n' '0x1000 0\n' '0x1000 4q\n' '0x1000 16q\n' '0x1000 4k extra\n'
+	'010 1\n' '0x1000 010\n' '-1 1\n' '0x1000 -1\n' '+1 1\n' '0x1000 +1\n'
+	'0xffffffffffffffff 2\n' '0xfffffffffffffff0 0x10\n' '18446744073709551616 1\n'
+	'0x1 0xffffffffffffffff\n' '0x1000 17179869184G\n' '0x 1\n' '0x1000 0x\n' '0x1000 k\n'
+	'!\n' '!0x1000\n' '! 0x1000 1\n' '0x1000,4k\n' '0x1000 4kk\n' '0x1000 4 k\n'
+	'0x2000 4k\nbad\n' '0x2000 4k\n0x3000 0\n' "$long_line\n" '0x1000 4k\0\n' '0x10g0 1\n'
+)
+
+@test "badinput: malformed ranges lines are EINVAL and change nothing (>>)" {
+	for data in "${BAD_RANGES[@]}"; do
+		assert_write_fails EINVAL "$MMIOTRACE/ranges" "$data" ">>"
+	done
+}
+
+@test "badinput: malformed ranges lines are EINVAL and change nothing (>)" {
+	for data in "${BAD_RANGES[@]}"; do
+		assert_write_fails EINVAL "$MMIOTRACE/ranges" "$data" ">"
+	done
+}
+
+@test "badinput: the largest accepted values are accepted" {
+	set_ranges "0xfffffffffffffffe 1"
+	add_ranges "0x0 0xffffffffffffffff"
+	[ "$(cat "$MMIOTRACE/ranges")" = "0x0 0xffffffffffffffff" ]
+	set_ranges "0 1"
+	[ "$(cat "$MMIOTRACE/ranges")" = "0x0 0x1" ]
+}
+
+@test "badinput: toggles take exactly 0 or 1" {
+	for file in trace_pc trace_isa maps_only; do
+		for data in '2\n' '-1\n' '01\n' '1 \n' ' 1\n' 'y\n' 'on\n' '0x1\n' '1\n\n' '10\n' '\n' '1\0'; do
+			assert_write_fails EINVAL "$MMIOTRACE/$file" "$data"
+		done
+	done
+	[ "$(cat "$MMIOTRACE/trace_pc")" = 0 ]
+	[ "$(cat "$MMIOTRACE/trace_isa")" = 1 ]
+	[ "$(cat "$MMIOTRACE/maps_only")" = 0 ]
+}
+
+@test "badinput: stats is read-only" {
+	run sh -c "echo 0 > $MMIOTRACE/stats"
+	[ "$status" -ne 0 ]
+	[ "$(stat_of pages_armed)" = 0 ]
+}
+
+@test "badinput: other users get EACCES on every control file" {
+	for file in "$MMIOTRACE/ranges" "$MMIOTRACE/trace_pc" "$MMIOTRACE/trace_isa" \
+		"$MMIOTRACE/maps_only" "$MMIOTRACE/stats"; do
+		run as_nobody "cat $file"
+		[ "$status" -ne 0 ]
+		[ "$(errno_of "$output")" = EACCES ] || { echo "$file: $output"; false; }
+		run as_nobody "echo 1 > $file"
+		[ "$(errno_of "$output")" = EACCES ] || { echo "$file: $output"; false; }
+	done
+	tracer_on
+	run as_nobody "echo hi > /proc/mmio-marker"
+	[ "$(errno_of "$output")" = EACCES ]
+	assert_events ""
+	[ "$(cat "$MMIOTRACE/ranges")" = "0x1000 0x1000
+0x100000 0x10" ]
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bats
+# The ISA hole 0xa0000-0xfffff (legacy VGA memory with -vga std): traced by
+# default, as Linux 6.12 does; trace_isa=0 leaves such mappings alone.
+
+load helpers
+
+setup() {
+	load_touch_module
+	reset_state
+}
+
+teardown() {
+	reset_state
+}
+
+@test "isa: on by default, a mapping at 0xa0000 is traced" {
+	[ "$(cat "$MMIOTRACE/trace_isa")" = 1 ]
+	tracer_on
+	touch_dev map isa
+	touch_dev write isa 1 0x10 0x5a
+	touch_dev read isa 4 0x0
+	value=$(touch_value)
+	id=$(map_id 0xa0000)
+	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
+	assert_events "MAP $id 0xa0000 $virt 0x1000 0x0 0
+W 1 $id 0xa0010 0x5a 0x0 0
+R 4 $id 0xa0000 $value 0x0 0"
+}
+
+@test "isa: off, a mapping at 0xa0000 is neither logged nor armed" {
+	echo 0 > "$MMIOTRACE/trace_isa"
+	tracer_on
+	touch_dev map isa
+	touch_dev read isa 4 0x0
+	touch_dev unmap isa
+	assert_events ""
+	[ "$(stat_of maps_ignored)" = 1 ]
+	[ "$(stat_of pages_armed)" = 0 ]
+}
+
+@test "isa: switching it off while tracing disarms a live ISA mapping" {
+	tracer_on
+	touch_dev map isa
+	[ "$(stat_of pages_armed)" = 1 ]
+	echo 0 > "$MMIOTRACE/trace_isa"
+	[ "$(stat_of pages_armed)" = 0 ]
+	touch_dev read isa 4 0x0
+	touch_dev unmap isa
+	id=$(map_id 0xa0000)
+	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
+	assert_events "MAP $id 0xa0000 $virt 0x1000 0x0 0
+UNMAP $id 0x0 0"
+}
+
+@test "isa: off does not affect mappings outside the hole" {
+	echo 0 > "$MMIOTRACE/trace_isa"
+	tracer_on
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	trace_events | grep -q "^R 4 [0-9]* $(edu_bar0) 0x10000ed 0x0 0$"
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bats
+# maps_only (the nommiotrace parameter): MAP/UNMAP logged, no page armed.
+
+load helpers
+
+setup() {
+	load_touch_module
+	reset_state
+	EDU=$(edu_bar0)
+}
+
+teardown() {
+	reset_state
+}
+
+@test "maps_only: mappings are logged but no access is" {
+	echo 1 > "$MMIOTRACE/maps_only"
+	tracer_on
+	touch_dev map edu
+	[ "$(stat_of pages_armed)" = 0 ]
+	touch_dev read edu 4 0x0
+	touch_dev unmap edu
+	id=$(map_id "$EDU")
+	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
+	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
+UNMAP $id 0x0 0"
+	[ "$(stat_of read)" = 0 ]
+}
+
+@test "maps_only: switching it while tracing disarms and re-arms a live mapping" {
+	tracer_on
+	touch_dev map edu
+	echo 1 > "$MMIOTRACE/maps_only"
+	[ "$(stat_of pages_armed)" = 0 ]
+	touch_dev read edu 4 0x0
+	echo 0 > "$MMIOTRACE/maps_only"
+	[ "$(stat_of pages_armed)" = 1 ]
+	touch_dev read edu 4 0x0
+	id=$(map_id "$EDU")
+	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
+	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
+R 4 $id $EDU 0x10000ed 0x0 0"
+}

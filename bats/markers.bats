@@ -1,0 +1,52 @@
+#!/usr/bin/env bats
+# Markers: /proc/mmio-marker writes exactly one MARK line, the same line
+# trace_marker writes; bad text and a stopped tracer are refused.
+
+load helpers
+
+MARKER=/proc/mmio-marker
+
+setup() {
+	load_touch_module
+	reset_state
+}
+
+teardown() {
+	reset_state
+}
+
+@test "markers: one write gives one MARK line, the same as trace_marker's" {
+	tracer_on
+	echo "driver init done" > "$MARKER"
+	echo "driver init done" > "$TRACING/trace_marker"
+	printf 'no newline' > "$MARKER"
+	assert_events "MARK driver init done
+MARK driver init done
+MARK no newline"
+	[ "$(stat_of mark)" = 2 ]
+}
+
+@test "markers: 1024 characters are accepted, 1025 are EINVAL" {
+	tracer_on
+	text=$(printf 'x%.0s' $(seq 1 1024))
+	echo "$text" > "$MARKER"
+	assert_events "MARK $text"
+	assert_write_fails EINVAL "$MARKER" "${text}y\n"
+	assert_events "MARK $text"
+}
+
+@test "markers: empty text, inner newlines and NUL are EINVAL and log nothing" {
+	tracer_on
+	assert_write_fails EINVAL "$MARKER" '\n'
+	assert_write_fails EINVAL "$MARKER" 'two\nlines\n'
+	assert_write_fails EINVAL "$MARKER" 'two\n\n'
+	assert_write_fails EINVAL "$MARKER" 'nul\0byte\n'
+	assert_events ""
+	[ "$(stat_of mark)" = 0 ]
+}
+
+@test "markers: a write while mmiotrace is not the tracer is ENODEV" {
+	assert_write_fails ENODEV "$MARKER" 'nobody listens\n'
+	tracer_on
+	assert_events ""
+}

@@ -1,0 +1,45 @@
+#!/usr/bin/env bats
+# Precision below a page: a 16-byte range logs accesses to those bytes only.
+
+load helpers
+
+setup() {
+	load_touch_module
+	reset_state
+	EDU=$(edu_bar0)
+}
+
+teardown() {
+	reset_state
+}
+
+@test "subpage: a 16-byte range logs accesses to those 16 bytes only" {
+	set_ranges "$(hex EDU+0x4) 16"
+	tracer_on
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	touch_dev write edu 4 0x4 0xabcd
+	touch_dev read edu 4 0x10
+	value=$(touch_value)
+	touch_dev read edu 4 0x14
+	touch_dev read edu 4 0x20
+	id=$(map_id "$EDU")
+	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
+	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
+W 4 $id $(hex EDU+4) 0xabcd 0x0 0
+R 4 $id $(hex EDU+0x10) $value 0x0 0"
+	# The page is armed, so the other three accesses were stepped and counted.
+	[ "$(stat_of pages_armed)" = 1 ]
+	[ "$(stat_of faults_outside)" = 3 ]
+}
+
+@test "subpage: only the pages of a mapping that meet the set are armed" {
+	set_ranges "$(hex EDU+0x2010) 16"
+	tracer_on
+	touch_dev map edu 0x0 0x4000
+	[ "$(stat_of pages_armed)" = 1 ]
+	touch_dev read edu 4 0x0
+	[ "$(stat_of faults_outside)" = 0 ]
+	touch_dev unmap edu
+	[ "$(stat_of pages_armed)" = 0 ]
+}

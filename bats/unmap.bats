@@ -1,0 +1,67 @@
+#!/usr/bin/env bats
+# Unmapping: UNMAP carries the MAP's id; nothing of a mapping is logged
+# after it; removing a live mapping's range stops its accesses, not its UNMAP.
+
+load helpers
+
+setup() {
+	load_touch_module
+	reset_state
+	EDU=$(edu_bar0)
+}
+
+teardown() {
+	reset_state
+}
+
+@test "unmap: UNMAP has the id of its MAP, a new mapping a new id" {
+	tracer_on
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	touch_dev unmap edu
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	touch_dev unmap edu
+	run trace_events
+	first=$(echo "${lines[0]}" | cut -d' ' -f2)
+	second=$(echo "${lines[3]}" | cut -d' ' -f2)
+	[ "$second" -gt "$first" ]
+	virt1=$(echo "${lines[0]}" | cut -d' ' -f4)
+	virt2=$(echo "${lines[3]}" | cut -d' ' -f4)
+	assert_events "MAP $first $EDU $virt1 0x1000 0x0 0
+R 4 $first $EDU 0x10000ed 0x0 0
+UNMAP $first 0x0 0
+MAP $second $EDU $virt2 0x1000 0x0 0
+R 4 $second $EDU 0x10000ed 0x0 0
+UNMAP $second 0x0 0"
+	[ "$(stat_of pages_armed)" = 0 ]
+}
+
+@test "unmap: removing the range of a live mapping stops R/W but keeps UNMAP" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	add_ranges "!$EDU 4k"
+	# The set is empty now, which means "trace everything": keep one
+	# unrelated range so that the mapping stays outside.
+	set_ranges "0x1000 4k"
+	touch_dev read edu 4 0x0
+	touch_dev write edu 4 0x4 0x9
+	touch_dev unmap edu
+	id=$(map_id "$EDU")
+	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
+	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
+R 4 $id $EDU 0x10000ed 0x0 0
+UNMAP $id 0x0 0"
+}
+
+@test "unmap: disabling purges live mappings and disarms their pages" {
+	tracer_on
+	touch_dev map edu
+	touch_dev map vga
+	[ "$(stat_of pages_armed)" = 2 ]
+	tracer_off
+	[ "$(stat_of pages_armed)" = 0 ]
+	dmesg | grep -q 'purging non-iounmapped trace'
+}
