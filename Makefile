@@ -10,6 +10,7 @@ MODULE_DIR := $(BUILD)/module
 MODULE     := $(MODULE_DIR)/mmiotouch.ko
 IMAGE      := $(BUILD)/guest.cpio.gz
 ONEWRITE   := $(BUILD)/tools/onewrite
+MMIOCTL    := $(BUILD)/ctl-tool/static/mmioctl
 TARBALL    := /usr/src/linux-source-6.12.tar.xz
 JOBS       ?= $(shell nproc)
 ACCEL      ?= auto
@@ -79,9 +80,12 @@ $(ONEWRITE): bats/tools/onewrite.c | deps
 	@mkdir -p $(@D)
 	@gcc -static -O2 -Wall -Wextra -o $@ $<
 
-$(IMAGE): $(GUEST_FILES) $(MODULE) $(ONEWRITE)
+$(MMIOCTL): $(wildcard ctl-tool/*.c ctl-tool/*.h) | deps
+	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool $(abspath $@)
+
+$(IMAGE): $(GUEST_FILES) $(MODULE) $(ONEWRITE) $(MMIOCTL)
 	@initramfs/build.sh $(abspath $@) $(abspath $(BUILD))/guest-root \
-		$(abspath $(MODULE)) $(abspath $(ONEWRITE))
+		$(abspath $(MODULE)) $(abspath $(ONEWRITE)) $(abspath $(MMIOCTL))
 image: $(IMAGE)
 
 check: $(KERNEL) $(IMAGE)

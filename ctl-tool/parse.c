@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int parse_u64(const char *str, uint64_t *val)
+{
+	const char *digits = str;
+	int base = 10;
+	uint64_t v = 0;
+
+	if (!isdigit((unsigned char)str[0]))
+		return -1;
+	if (str[0] == '0' && (str[1] == 'x' || str[1] == 'X')) {
+		base = 16;
+		digits = str + 2;
+	} else if (str[0] == '0' && str[1]) {
+		return -1;	/* would read as octal */
+	}
+	if (!*digits)
+		return -1;
+	for (; *digits; digits++) {
+		int d;
+
+		if (isdigit((unsigned char)*digits))
+			d = *digits - '0';
+		else if (base == 16 && isxdigit((unsigned char)*digits))
+			d = tolower((unsigned char)*digits) - 'a' + 10;
+		else
+			return -1;
+		if (v > (UINT64_MAX - d) / base)
+			return -1;
+		v = v * base + d;
+	}
+	*val = v;
+	return 0;
+}
+
+int parse_size(const char *str, uint64_t *size)
+{
+	size_t len = strlen(str);
+	unsigned int shift = 0;
+	char number[64];
+	uint64_t v;
+
+	if (!len || len >= sizeof(number))
+		return -1;
+	memcpy(number, str, len + 1);
+	if (len > 1) {
+		switch (number[len - 1]) {
+		case 'g': case 'G':
+			shift = 30;
+			break;
+		case 'm': case 'M':
+			shift = 20;
+			break;
+		case 'k': case 'K':
+			shift = 10;
+			break;
+		}
+		if (shift)
+			number[len - 1] = '\0';
+	}
+	if (parse_u64(number, &v) || !v || v > (UINT64_MAX >> shift))
+		return -1;
+	*size = v << shift;
+	return 0;
+}
+
+int parse_range(const char *addr, const char *size, uint64_t *start,
+		uint64_t *len)
+{
+	uint64_t a, s;
+
+	if (parse_u64(addr, &a) || parse_size(size, &s) || s > UINT64_MAX - a)
+		return -1;
+	*start = a;
+	*len = s;
+	return 0;
+}
+
+int parse_switch(const char *str, bool *on)
+{
+	if (!strcmp(str, "on"))
+		*on = true;
+	else if (!strcmp(str, "off"))
+		*on = false;
+	else
+		return -1;
+	return 0;
+}
+
+int parse_bar(const char *str, unsigned int *bar)
+{
+	if (str[0] < '0' || str[0] > '5' || str[1])
+		return -1;
+	*bar = str[0] - '0';
+	return 0;
+}
+
+static int hex_field(const char *str, size_t len, unsigned long max,
+		     unsigned long *val)
+{
+	unsigned long v = 0;
+	size_t i;
+
+	if (!len)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if (!isxdigit((unsigned char)str[i]))
+			return -1;
+		v = v * 16 + (isdigit((unsigned char)str[i]) ? str[i] - '0' :
+			      tolower((unsigned char)str[i]) - 'a' + 10);
+	}
+	if (v > max)
+		return -1;
+	*val = v;
+	return 0;
+}
+
+int parse_bdf(const char *str, char *out, size_t out_size)
+{
+	unsigned long domain = 0, bus, dev, fn;
+	const char *p = str;
+	size_t len = strlen(str);
+
+	/* Optional 4-digit domain. */
+	if (len == 12) {
+		if (p[4] != ':' || hex_field(p, 4, 0xffff, &domain))
+			return -1;
+		p += 5;
+	} else if (len != 7) {
+		return -1;
+	}
+	if (p[2] != ':' || p[5] != '.' || hex_field(p, 2, 0xff, &bus) ||
+	    hex_field(p + 3, 2, 0x1f, &dev) || hex_field(p + 6, 1, 7, &fn))
+		return -1;
+	if (out_size < 13)
+		return -1;
+	snprintf(out, out_size, "%04lx:%02lx:%02lx.%lx", domain, bus, dev, fn);
+	return 0;
+}
+
+int parse_resource_line(const char *line, struct pci_bar *bar)
+{
+	char start[32], end[32], flags[32], extra;
+
+	if (sscanf(line, "%31s %31s %31s %c", start, end, flags, &extra) != 3)
+		return -1;
+	if (parse_u64(start, &bar->start) || parse_u64(end, &bar->end) ||
+	    parse_u64(flags, &bar->flags))
+		return -1;
+	return 0;
+}
+
+int check_marker(const char *text)
+{
+	size_t len = strlen(text);
+
+	if (!len || len > MARKER_MAX || strchr(text, '\n'))
+		return -1;
+	return 0;
+}

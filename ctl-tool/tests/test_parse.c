@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of parse.c; prints one TAP-style line per case. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "parse.h"
+
+static int failures;
+
+static void report(int ok, const char *what, const char *input)
+{
+	printf("%s - mmioctl parse: %s '", ok ? "ok" : "not ok", what);
+	for (; *input; input++)
+		fputs(*input == '\n' ? "\\n" : (char[]){ *input, 0 }, stdout);
+	printf("'\n");
+	failures += !ok;
+}
+
+static void u64_ok(const char *in, uint64_t want)
+{
+	uint64_t v = 0;
+
+	report(!parse_u64(in, &v) && v == want, "number accepted", in);
+}
+
+static void u64_bad(const char *in)
+{
+	uint64_t v = 42;
+
+	report(parse_u64(in, &v) && v == 42, "number rejected", in);
+}
+
+static void size_ok(const char *in, uint64_t want)
+{
+	uint64_t v = 0;
+
+	report(!parse_size(in, &v) && v == want, "size accepted", in);
+}
+
+static void size_bad(const char *in)
+{
+	uint64_t v = 42;
+
+	report(parse_size(in, &v) && v == 42, "size rejected", in);
+}
+
+static void bdf_ok(const char *in, const char *want)
+{
+	char out[16] = "";
+
+	report(!parse_bdf(in, out, sizeof(out)) && !strcmp(out, want), "BDF accepted", in);
+}
+
+static void bdf_bad(const char *in)
+{
+	char out[16] = "";
+
+	report(parse_bdf(in, out, sizeof(out)) != 0, "BDF rejected", in);
+}
+
+int main(void)
+{
+	struct pci_bar bar;
+	uint64_t start, len;
+	bool on;
+	unsigned int n;
+
+	u64_ok("0", 0);
+	u64_ok("1", 1);
+	u64_ok("4096", 4096);
+	u64_ok("0x0", 0);
+	u64_ok("0xfea00000", 0xfea00000);
+	u64_ok("0XFEA00000", 0xfea00000);
+	u64_ok("0x000000000000fea0", 0xfea0);
+	u64_ok("18446744073709551615", UINT64_MAX);
+	u64_ok("0xffffffffffffffff", UINT64_MAX);
+	u64_bad("");
+	u64_bad("0x");
+	u64_bad("010");		/* octal-looking */
+	u64_bad("00");
+	u64_bad("-1");
+	u64_bad("+1");
+	u64_bad(" 1");
+	u64_bad("1 ");
+	u64_bad("1\n");
+	u64_bad("12a");
+	u64_bad("0x1g");
+	u64_bad("18446744073709551616");	/* 2^64 */
+	u64_bad("0x10000000000000000");
+	u64_bad("99999999999999999999");
+
+	size_ok("1", 1);
+	size_ok("16", 16);
+	size_ok("0x10", 16);
+	size_ok("4k", 4096);
+	size_ok("4K", 4096);
+	size_ok("16k", 16384);
+	size_ok("1m", 1 << 20);
+	size_ok("1M", 1 << 20);
+	size_ok("2G", 2ULL << 30);
+	size_ok("0x10k", 16384);
+	size_ok("17179869183G", 17179869183ULL << 30);
+	size_bad("0");
+	size_bad("0k");
+	size_bad("16q");
+	size_bad("k");
+	size_bad("4kk");
+	size_bad("4 k");
+	size_bad("4T");
+	size_bad("-4k");
+	size_bad("010");
+	size_bad("17179869184G");	/* 2^64 */
+	size_bad("18014398509481984k");
+
+	report(!parse_range("0xfffffffffffffffe", "1", &start, &len) &&
+	       start == 0xfffffffffffffffeULL && len == 1, "range accepted", "0xfffffffffffffffe 1");
+	report(parse_range("0xffffffffffffffff", "1", &start, &len) != 0,
+	       "range rejected (end overflows)", "0xffffffffffffffff 1");
+	report(parse_range("0x1", "0xffffffffffffffff", &start, &len) != 0,
+	       "range rejected (end overflows)", "0x1 0xffffffffffffffff");
+
+	bdf_ok("00:03.0", "0000:00:03.0");
+	bdf_ok("0000:00:03.0", "0000:00:03.0");
+	bdf_ok("0001:AB:1f.7", "0001:ab:1f.7");
+	bdf_bad("");
+	bdf_bad("00:03");
+	bdf_bad("00:20.0");	/* device > 0x1f */
+	bdf_bad("00:03.8");	/* function > 7 */
+	bdf_bad("0:03.0");
+	bdf_bad("00-03.0");
+	bdf_bad("000:00:03.0");
+	bdf_bad("00:03.0 ");
+	bdf_bad("zz:03.0");
+
+	report(!parse_switch("on", &on) && on, "switch accepted", "on");
+	report(!parse_switch("off", &on) && !on, "switch accepted", "off");
+	report(parse_switch("1", &on) != 0, "switch rejected", "1");
+	report(parse_switch("ON", &on) != 0, "switch rejected", "ON");
+	report(!parse_bar("5", &n) && n == 5, "BAR accepted", "5");
+	report(parse_bar("6", &n) != 0, "BAR rejected", "6");
+	report(parse_bar("01", &n) != 0, "BAR rejected", "01");
+
+	report(!parse_resource_line("0x00000000fea00000 0x00000000feafffff 0x0000000000040200\n",
+				    &bar) && bar.start == 0xfea00000 && bar.end == 0xfeafffff &&
+	       bar.flags == 0x40200, "resource line accepted", "fea00000 feafffff 40200");
+	report(parse_resource_line("0x1 0x2\n", &bar) != 0, "resource line rejected", "0x1 0x2");
+
+	report(!check_marker("after init"), "marker accepted", "after init");
+	report(check_marker("") != 0, "marker rejected", "");
+	report(check_marker("two\nlines") != 0, "marker rejected", "two\\nlines");
+	{
+		char big[MARKER_MAX + 2];
+
+		memset(big, 'x', MARKER_MAX);
+		big[MARKER_MAX] = '\0';
+		report(!check_marker(big), "marker accepted", "1024 x");
+		big[MARKER_MAX] = 'x';
+		big[MARKER_MAX + 1] = '\0';
+		report(check_marker(big) != 0, "marker rejected", "1025 x");
+	}
+	return failures ? 1 : 0;
+}
