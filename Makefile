@@ -18,7 +18,7 @@ export ACCEL
 export ACCEL_CACHE := $(abspath $(BUILD))/accel
 
 PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
-	cpio qemu-system-x86 busybox-static bash-static bats git perl python3
+	cpio qemu-system-x86 busybox-static bash-static bats git perl python3 groff-base
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)
