@@ -23,10 +23,10 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)
 FRAGMENTS := $(sort $(wildcard kconfig/*.config))
-GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh \
+GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh bench/guest.sh \
 	$(wildcard bats/*.bats bats/*.bash bats/harness/fixtures/*)
 
-.PHONY: all deps kernel image check demo series-check clean
+.PHONY: all deps kernel image check demo bench series-check clean
 all: image
 
 # Install what is missing, Debian packages only; a no-op when all are there.
@@ -97,6 +97,48 @@ demo: $(KERNEL) $(IMAGE)
 	@cp $(BUILD)/demo/guest/output.log $(BUILD)/demo/trace.txt
 	@cat $(BUILD)/demo/trace.txt
 	@echo "demo: trace saved as $(BUILD)/demo/trace.txt"
+
+# Timings in the guest (not part of check: no timing assertions there).
+# STOCK=1 also builds the unpatched kernel and runs the same loop on it.
+BENCH_COUNT   ?= 2000
+BENCH_REPEATS ?= 7
+STOCK         ?= 0
+STOCK_DIR     := $(BUILD)/stock
+STOCK_KERNEL  := $(STOCK_DIR)/obj/arch/x86/boot/bzImage
+STOCK_IMAGE   := $(STOCK_DIR)/guest.cpio.gz
+BENCH_RUN      = bash /opt/mmio/bench/guest.sh $(BENCH_COUNT) $(BENCH_REPEATS)
+
+bench: $(KERNEL) $(IMAGE) $(if $(filter 1,$(STOCK)),$(STOCK_IMAGE))
+	@$(MAKE) -s deps PACKAGES=gnuplot-nox
+	@mkdir -p $(BUILD)/bench
+	@initramfs/run-qemu.sh -t 1200 $(KERNEL) $(IMAGE) $(BUILD)/bench/ours '$(BENCH_RUN)' > /dev/null || \
+		{ echo "bench: guest failed, logs: $(BUILD)/bench/ours"; exit 1; }
+ifeq ($(STOCK),1)
+	@initramfs/run-qemu.sh -t 1200 -k "mmiotrace.filter_offset=$$(initramfs/edu-bar0.sh $(BUILD)/bench/ours)" \
+		$(STOCK_KERNEL) $(STOCK_IMAGE) $(BUILD)/bench/stock '$(BENCH_RUN)' > /dev/null || \
+		{ echo "bench: stock guest failed, logs: $(BUILD)/bench/stock"; exit 1; }
+endif
+	@bench/report.py $(BUILD)/bench $(BUILD)/bench/ours/output.log \
+		$(if $(filter 1,$(STOCK)),$(BUILD)/bench/stock/output.log)
+	@echo "bench: $(BUILD)/bench/results.md, $(BUILD)/bench/results.png"
+
+# The unpatched kernel, same configuration, in a worktree of its own.
+$(STOCK_KERNEL): $(KOBJ)/.config
+	@[ -d $(STOCK_DIR)/src ] || git -C $(SRC) worktree add -q --detach $(abspath $(STOCK_DIR))/src pristine
+	@mkdir -p $(STOCK_DIR)/obj
+	@cp $(KOBJ)/.config $(STOCK_DIR)/obj/.config
+	@echo "kernel: building stock 6.12 (log: $(STOCK_DIR)/build.log)"
+	@$(MAKE) -s -C $(STOCK_DIR)/src O=$(abspath $(STOCK_DIR))/obj olddefconfig all -j$(JOBS) \
+		> $(STOCK_DIR)/build.log 2>&1 || { tail -n 30 $(STOCK_DIR)/build.log; exit 1; }
+	@touch $@
+
+$(STOCK_IMAGE): $(STOCK_KERNEL) $(GUEST_FILES) bats/module/mmiotouch.c $(ONEWRITE) $(MMIOCTL)
+	@mkdir -p $(STOCK_DIR)/module
+	@cp bats/module/mmiotouch.c bats/module/Kbuild $(STOCK_DIR)/module/
+	@$(MAKE) -s -C $(STOCK_DIR)/obj M=$(abspath $(STOCK_DIR))/module modules \
+		> $(STOCK_DIR)/module/build.log 2>&1 || { cat $(STOCK_DIR)/module/build.log; exit 1; }
+	@initramfs/build.sh $(abspath $@) $(abspath $(STOCK_DIR))/guest-root \
+		$(abspath $(STOCK_DIR))/module/mmiotouch.ko $(abspath $(ONEWRITE)) $(abspath $(MMIOCTL))
 
 # Build the kernel after every patch of the series, in a tree of its own.
 series-check: $(SRC)/.applied $(KOBJ)/.config
