@@ -24,7 +24,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)
 FRAGMENTS := $(sort $(wildcard kconfig/*.config))
 GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh bench/guest.sh \
-	$(wildcard bats/*.bats bats/*.bash bats/harness/fixtures/*)
+	$(wildcard bats/*.bats bats/*.bash bats/boot/*.bats bats/harness/fixtures/*)
 
 .PHONY: all deps kernel image check demo bench series-check clean
 all: image

@@ -35,9 +35,21 @@ done
 "$top/bats/harness/selftest.sh" "$kernel" "$image" "$outdir/selftest" | record
 
 echo "check: guest tests (bats in QEMU)"
+# Besides the TAP stream, the guest reports where the edu BAR is.
 "$top/initramfs/run-qemu.sh" -t "${GUEST_TIMEOUT:-1200}" "$kernel" "$image" "$outdir/guest" \
-	"BATS_TEST_TIMEOUT=120 bats --formatter tap /opt/mmio/bats"
+	"grep -l 0x11e8 /sys/bus/pci/devices/*/device | sed 's/device\$/resource/' | xargs head -n 1 | sed 's/ .*//; s/^/edu_bar0 /'
+BATS_TEST_TIMEOUT=120 bats --formatter tap /opt/mmio/bats"
 "$top/bats/harness/verdict.sh" "$outdir/guest" guest | record
+
+# The boot parameters as defaults of the runtime controls, in a boot of
+# their own; the edu BAR sits where the main run found it.
+edu=$(sed -n 's/^edu_bar0 //p' "$outdir/guest/output.log")
+echo "check: guest boot with mmiotrace boot parameters"
+"$top/initramfs/run-qemu.sh" -t 300 \
+	-k "mmiotrace.trace_pc=1 mmiotrace.nommiotrace=1 mmiotrace.trace_isa=0 mmiotrace.filter_offset=${edu:-0}" \
+	"$kernel" "$image" "$outdir/bootparams" \
+	"BATS_TEST_TIMEOUT=120 bats --formatter tap /opt/mmio/bats/boot/params.bats"
+"$top/bats/harness/verdict.sh" "$outdir/bootparams" bootparams | record
 
 skipped=$(grep -c '^ok .*# skip' "$results")
 passed=$(($(grep -c '^ok ' "$results") - skipped))

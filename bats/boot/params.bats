@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# Run by make check in a boot of its own, with
+#   mmiotrace.trace_pc=1 mmiotrace.nommiotrace=1 mmiotrace.trace_isa=0
+#   mmiotrace.filter_offset=<edu BAR0>
+# The boot parameters are the defaults of the runtime controls.
+
+load ../helpers
+
+setup() {
+	load_touch_module
+	EDU=$(edu_bar0)
+}
+
+teardown() {
+	for target in edu vga isa; do
+		echo "unmap $target" > "$TOUCH/ctl" 2>/dev/null || true
+	done
+	tracer_off
+}
+
+@test "bootparams: the runtime files start from the boot parameters" {
+	[ "$(cat "$MMIOTRACE/trace_pc")" = 1 ]
+	[ "$(cat "$MMIOTRACE/maps_only")" = 1 ]
+	[ "$(cat "$MMIOTRACE/trace_isa")" = 0 ]
+	[ "$(cat "$MMIOTRACE/ranges")" = "" ]
+}
+
+@test "bootparams: nommiotrace logs maps only, filter_offset keeps other mappings out" {
+	tracer_on
+	touch_dev map edu
+	touch_dev map vga
+	touch_dev read edu 4 0x0
+	touch_dev read vga 4 0x0
+	id=$(map_id "$EDU")
+	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
+	assert_events "MAP $id $EDU $virt 0x1000 0x0 0"
+	[ "$(stat_of pages_armed)" = 0 ]
+}
+
+@test "bootparams: the runtime files override the boot defaults" {
+	echo 0 > "$MMIOTRACE/maps_only"
+	tracer_on
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	trace_events | grep -Eq "^R 4 [0-9]+ $EDU 0x10000ed 0xffffffff[0-9a-f]+ 0$"
+	echo 1 > "$MMIOTRACE/maps_only"
+}
