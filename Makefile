@@ -10,6 +10,7 @@ MODULE_DIR := $(BUILD)/module
 MODULE     := $(MODULE_DIR)/mmiotouch.ko
 IMAGE      := $(BUILD)/guest.cpio.gz
 ONEWRITE   := $(BUILD)/tools/onewrite
+FUZZWRITE  := $(BUILD)/tools/fuzzwrite
 MMIOCTL    := $(BUILD)/ctl-tool/static/mmioctl
 TARBALL    := /usr/src/linux-source-6.12.tar.xz
 JOBS       ?= $(shell nproc)
@@ -76,16 +77,16 @@ $(MODULE): bats/module/mmiotouch.c bats/module/Kbuild $(KERNEL)
 		{ cat $(MODULE_DIR)/build.log; exit 1; }
 
 # Guest-side test tools, static: the image has no libc.
-$(ONEWRITE): bats/tools/onewrite.c | deps
+$(BUILD)/tools/%: bats/tools/%.c | deps
 	@mkdir -p $(@D)
-	@gcc -static -O2 -Wall -Wextra -o $@ $<
+	@gcc -static -O2 -Wall -Wextra -Werror -o $@ $<
 
 $(MMIOCTL): $(wildcard ctl-tool/*.c ctl-tool/*.h) | deps
 	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool $(abspath $@)
 
-$(IMAGE): $(GUEST_FILES) $(MODULE) $(ONEWRITE) $(MMIOCTL)
+$(IMAGE): $(GUEST_FILES) $(MODULE) $(ONEWRITE) $(FUZZWRITE) $(MMIOCTL)
 	@initramfs/build.sh $(abspath $@) $(abspath $(BUILD))/guest-root \
-		$(abspath $(MODULE)) $(abspath $(ONEWRITE)) $(abspath $(MMIOCTL))
+		$(abspath $(MODULE)) $(abspath $(ONEWRITE)) $(abspath $(FUZZWRITE)) $(abspath $(MMIOCTL))
 image: $(IMAGE)
 
 check: $(KERNEL) $(IMAGE)
@@ -132,13 +133,14 @@ $(STOCK_KERNEL): $(KOBJ)/.config
 		> $(STOCK_DIR)/build.log 2>&1 || { tail -n 30 $(STOCK_DIR)/build.log; exit 1; }
 	@touch $@
 
-$(STOCK_IMAGE): $(STOCK_KERNEL) $(GUEST_FILES) bats/module/mmiotouch.c $(ONEWRITE) $(MMIOCTL)
+$(STOCK_IMAGE): $(STOCK_KERNEL) $(GUEST_FILES) bats/module/mmiotouch.c $(ONEWRITE) $(FUZZWRITE) $(MMIOCTL)
 	@mkdir -p $(STOCK_DIR)/module
 	@cp bats/module/mmiotouch.c bats/module/Kbuild $(STOCK_DIR)/module/
 	@$(MAKE) -s -C $(STOCK_DIR)/obj M=$(abspath $(STOCK_DIR))/module modules \
 		> $(STOCK_DIR)/module/build.log 2>&1 || { cat $(STOCK_DIR)/module/build.log; exit 1; }
 	@initramfs/build.sh $(abspath $@) $(abspath $(STOCK_DIR))/guest-root \
-		$(abspath $(STOCK_DIR))/module/mmiotouch.ko $(abspath $(ONEWRITE)) $(abspath $(MMIOCTL))
+		$(abspath $(STOCK_DIR))/module/mmiotouch.ko $(abspath $(ONEWRITE)) $(abspath $(FUZZWRITE)) \
+		$(abspath $(MMIOCTL))
 
 # Build the kernel after every patch of the series, in a tree of its own.
 series-check: $(SRC)/.applied $(KOBJ)/.config

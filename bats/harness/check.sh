@@ -3,11 +3,11 @@
 # boot running every bats file; ends with "N passed, N failed".
 # usage: check.sh KERNEL IMAGE OUTDIR SRC [PATCH...]
 set -u
-kernel=$1 image=$2 src=$4
+kernel=$1 image=$2 outdir=$3 src=$4
 shift 4
 top=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$3"
-outdir=$(cd "$3" && pwd)
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd)
 rm -rf "${outdir:?}"/*
 results=$outdir/results.tap
 : > "$results"
