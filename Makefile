@@ -2,13 +2,18 @@
 # Everything kernel-side runs in QEMU only; nothing here touches the host's
 # kernel. Main entry points: make demo, make check (see README.md).
 
+# SANITIZE=1: a KASAN/UBSAN kernel with its own build, module and image.
+SANITIZE   ?= 0
+FLAVOUR    := $(if $(filter 1,$(SANITIZE)),-kasan)
+
 BUILD      := build
 SRC        := $(BUILD)/linux
-KOBJ       := $(BUILD)/kobj
+KOBJ       := $(BUILD)/kobj$(FLAVOUR)
 KERNEL     := $(KOBJ)/arch/x86/boot/bzImage
-MODULE_DIR := $(BUILD)/module
+MODULE_DIR := $(BUILD)/module$(FLAVOUR)
 MODULE     := $(MODULE_DIR)/mmiotouch.ko
-IMAGE      := $(BUILD)/guest.cpio.gz
+IMAGE      := $(BUILD)/guest$(FLAVOUR).cpio.gz
+CHECK_DIR  := $(BUILD)/check$(FLAVOUR)
 ONEWRITE   := $(BUILD)/tools/onewrite
 FUZZWRITE  := $(BUILD)/tools/fuzzwrite
 MMIOCTL    := $(BUILD)/ctl-tool/static/mmioctl
@@ -23,11 +28,12 @@ PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)
-FRAGMENTS := $(sort $(wildcard kconfig/*.config))
+FRAGMENTS := $(sort $(wildcard kconfig/*.config)) \
+	$(if $(filter 1,$(SANITIZE)),$(wildcard kconfig/sanitize/*.config))
 GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh bench/guest.sh \
-	$(wildcard bats/*.bats bats/*.bash bats/boot/*.bats bats/harness/fixtures/*)
+	$(wildcard bats/*.bats bats/*.bash bats/boot/*.bats bats/stress/*.bats bats/harness/fixtures/*)
 
-.PHONY: all deps kernel image check demo bench series-check clean
+.PHONY: all deps kernel image check stress fuzz demo bench series-check clean
 all: image
 
 # Install what is missing, Debian packages only; a no-op when all are there.
@@ -89,8 +95,33 @@ $(IMAGE): $(GUEST_FILES) $(MODULE) $(ONEWRITE) $(FUZZWRITE) $(MMIOCTL)
 		$(abspath $(MODULE)) $(abspath $(ONEWRITE)) $(abspath $(FUZZWRITE)) $(abspath $(MMIOCTL))
 image: $(IMAGE)
 
+# SANITIZE=1 also runs the stress set (see stress).
 check: $(KERNEL) $(IMAGE)
-	@bats/harness/check.sh $(KERNEL) $(IMAGE) $(BUILD)/check $(SRC) $(PATCHES)
+	@STRESS=$(SANITIZE) bats/harness/check.sh $(KERNEL) $(IMAGE) $(CHECK_DIR) $(SRC) $(PATCHES)
+
+# Everything in check, plus the full fuzz corpus (2000 writes per file),
+# STRESS_SECONDS of concurrent stress on 2 CPUs and on maxcpus=1, and
+# FUZZ_SECONDS of libFuzzer on mmioctl's parsers.
+STRESS_SECONDS ?= 120
+FUZZ_SECONDS   ?= 60
+export STRESS_SECONDS
+stress: $(KERNEL) $(IMAGE) fuzz
+	@STRESS=1 bats/harness/check.sh $(KERNEL) $(IMAGE) $(BUILD)/stress$(FLAVOUR) $(SRC) $(PATCHES)
+
+FUZZER := $(BUILD)/ctl-tool/fuzz_parse
+$(FUZZER): ctl-tool/fuzz/fuzz_parse.c ctl-tool/parse.c ctl-tool/parse.h
+	@$(MAKE) -s deps PACKAGES=clang
+	@mkdir -p $(@D)
+	@clang -g -O1 -fsanitize=fuzzer,address,undefined -o $@ ctl-tool/fuzz/fuzz_parse.c ctl-tool/parse.c
+
+# The corpus in the repository stays small: new finds go to build/.
+fuzz: $(FUZZER)
+	@rm -rf $(BUILD)/fuzz-corpus && mkdir -p $(BUILD)/fuzz-corpus
+	@echo "fuzz: mmioctl parsers for $(FUZZ_SECONDS)s (log: $(BUILD)/fuzz.log)"
+	@$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		$(BUILD)/fuzz-corpus ctl-tool/fuzz/corpus > $(BUILD)/fuzz.log 2>&1 || \
+		{ tail -n 30 $(BUILD)/fuzz.log; echo "fuzz: crash, see $(BUILD)/fuzz.log"; exit 1; }
+	@grep -E '^stat::number_of_executed_units' $(BUILD)/fuzz.log | sed 's/^/fuzz: /'
 
 demo: $(KERNEL) $(IMAGE)
 	@initramfs/run-qemu.sh -t 300 $(KERNEL) $(IMAGE) $(BUILD)/demo/guest 'sh /opt/mmio/demo.sh' || \

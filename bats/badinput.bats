@@ -5,14 +5,9 @@
 load helpers
 
 setup() {
-	load_touch_module
-	reset_state
+	mmio_setup
 	set_ranges "0x1000 4k
 0x100000 0x10"
-}
-
-teardown() {
-	reset_state
 }
 
 long_line="0x1000 0x$(printf '0%.0s' $(seq 1 60))1"

@@ -4,14 +4,6 @@
 
 load helpers
 
-setup() {
-	reset_state
-}
-
-teardown() {
-	reset_state
-}
-
 @test "bench: the loop produces every figure" {
 	run bash /opt/mmio/bench/guest.sh 20 1
 	[ "$status" = 0 ]

@@ -4,16 +4,6 @@
 
 load helpers
 
-setup() {
-	load_touch_module
-	reset_state
-	EDU=$(edu_bar0)
-}
-
-teardown() {
-	reset_state
-}
-
 writer() { # writer SET ROUNDS
 	local round
 	for round in $(seq 1 "$2"); do

@@ -8,15 +8,6 @@ load helpers
 ROUNDS=${FUZZ_ROUNDS:-200}
 SEED=${FUZZ_SEED:-20261203}
 
-setup() {
-	load_touch_module
-	reset_state
-}
-
-teardown() {
-	reset_state
-}
-
 @test "fuzz: ranges, tracer off" {
 	fuzzwrite ranges "$MMIOTRACE/ranges" "$MMIOTRACE/ranges" "$SEED" "$ROUNDS"
 }

@@ -6,6 +6,22 @@ MMIOTRACE=/sys/kernel/debug/mmiotrace
 TOUCH=/sys/kernel/debug/mmiotouch
 MODULES=/opt/mmio/modules
 
+# Every test starts from the defaults and puts them back afterwards. A file
+# that needs more defines its own setup/teardown and calls these.
+mmio_setup() {
+	load_touch_module
+	reset_state
+	EDU=$(edu_bar0)
+	VGA=$(vga_bar0)
+}
+
+mmio_teardown() {
+	reset_state
+}
+
+setup() { mmio_setup; }
+teardown() { mmio_teardown; }
+
 load_touch_module() {
 	[ -d "$TOUCH" ] || insmod "$MODULES/mmiotouch.ko"
 }

@@ -4,15 +4,6 @@
 
 load helpers
 
-setup() {
-	load_touch_module
-	reset_state
-}
-
-teardown() {
-	reset_state
-}
-
 @test "isa: on by default, a mapping at 0xa0000 is traced" {
 	[ "$(cat "$MMIOTRACE/trace_isa")" = 1 ]
 	tracer_on

@@ -3,16 +3,6 @@
 
 load helpers
 
-setup() {
-	load_touch_module
-	reset_state
-	EDU=$(edu_bar0)
-}
-
-teardown() {
-	reset_state
-}
-
 @test "maps_only: mappings are logged but no access is" {
 	echo 1 > "$MMIOTRACE/maps_only"
 	tracer_on

@@ -6,15 +6,6 @@ load helpers
 
 MARKER=/proc/mmio-marker
 
-setup() {
-	load_touch_module
-	reset_state
-}
-
-teardown() {
-	reset_state
-}
-
 @test "markers: one write gives one MARK line, the same as trace_marker's" {
 	tracer_on
 	echo "driver init done" > "$MARKER"

@@ -4,15 +4,9 @@
 
 load helpers
 
-setup() {
-	load_touch_module
-	reset_state
-	EDU=$(edu_bar0)
-}
-
 teardown() {
 	[ -z "${RECORDER:-}" ] || kill "$RECORDER" 2>/dev/null || true
-	reset_state
+	mmio_teardown
 }
 
 edu_bdf() {

@@ -4,14 +4,6 @@
 
 load helpers
 
-setup() {
-	load_touch_module
-}
-
-teardown() {
-	reset_state
-}
-
 @test "mmiotouch: edu id register reads 0x010000ed" {
 	touch_dev map edu
 	touch_dev read edu 4 0x0

@@ -4,16 +4,6 @@
 
 load helpers
 
-setup() {
-	load_touch_module
-	reset_state
-	EDU=$(edu_bar0)
-}
-
-teardown() {
-	reset_state
-}
-
 @test "onoff: the edu mapping, its read, write and unmap are traced exactly" {
 	tracer_on
 	touch_dev map edu

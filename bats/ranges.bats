@@ -5,17 +5,6 @@
 
 load helpers
 
-setup() {
-	load_touch_module
-	reset_state
-	EDU=$(edu_bar0)
-	VGA=$(vga_bar0)
-}
-
-teardown() {
-	reset_state
-}
-
 ranges() {
 	cat "$MMIOTRACE/ranges"
 }

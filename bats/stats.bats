@@ -4,16 +4,6 @@
 
 load helpers
 
-setup() {
-	load_touch_module
-	reset_state
-	EDU=$(edu_bar0)
-}
-
-teardown() {
-	reset_state
-}
-
 count_events() {
 	trace_events | grep -c "^$1 " || true
 }

@@ -3,16 +3,6 @@
 
 load helpers
 
-setup() {
-	load_touch_module
-	reset_state
-	EDU=$(edu_bar0)
-}
-
-teardown() {
-	reset_state
-}
-
 @test "subpage: a 16-byte range logs accesses to those 16 bytes only" {
 	set_ranges "$(hex EDU+0x4) 16"
 	tracer_on

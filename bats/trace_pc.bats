@@ -3,16 +3,6 @@
 
 load helpers
 
-setup() {
-	load_touch_module
-	reset_state
-	EDU=$(edu_bar0)
-}
-
-teardown() {
-	reset_state
-}
-
 pc_of_read() {
 	trace_events | awk '$1 == "R" { print $6 }'
 }

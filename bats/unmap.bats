@@ -4,16 +4,6 @@
 
 load helpers
 
-setup() {
-	load_touch_module
-	reset_state
-	EDU=$(edu_bar0)
-}
-
-teardown() {
-	reset_state
-}
-
 @test "unmap: UNMAP has the id of its MAP, a new mapping a new id" {
 	tracer_on
 	touch_dev map edu

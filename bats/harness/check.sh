@@ -38,7 +38,7 @@ echo "check: guest tests (bats in QEMU)"
 # Besides the TAP stream, the guest reports where the edu BAR is.
 "$top/initramfs/run-qemu.sh" -t "${GUEST_TIMEOUT:-1200}" "$kernel" "$image" "$outdir/guest" \
 	"grep -l 0x11e8 /sys/bus/pci/devices/*/device | sed 's/device\$/resource/' | xargs head -n 1 | sed 's/ .*//; s/^/edu_bar0 /'
-BATS_TEST_TIMEOUT=120 bats --formatter tap /opt/mmio/bats"
+BATS_TEST_TIMEOUT=120 bats --formatter tap --timing /opt/mmio/bats"
 "$top/bats/harness/verdict.sh" "$outdir/guest" guest | record
 
 # The boot parameters as defaults of the runtime controls, in a boot of
@@ -50,6 +50,20 @@ echo "check: guest boot with mmiotrace boot parameters"
 	"$kernel" "$image" "$outdir/bootparams" \
 	"BATS_TEST_TIMEOUT=120 bats --formatter tap /opt/mmio/bats/boot/params.bats"
 "$top/bats/harness/verdict.sh" "$outdir/bootparams" bootparams | record
+
+# The stress set: the whole fuzz corpus and concurrent stress, on two CPUs
+# and on one (maxcpus=1).
+if [ "${STRESS:-0}" = 1 ]; then
+	stress_run="FUZZ_ROUNDS=2000 STRESS_SECONDS=${STRESS_SECONDS:-120} BATS_TEST_TIMEOUT=3600 bats --formatter tap"
+	echo "check: stress, 2 CPUs"
+	"$top/initramfs/run-qemu.sh" -t 3600 "$kernel" "$image" "$outdir/stress-2cpu" \
+		"$stress_run /opt/mmio/bats/fuzz.bats /opt/mmio/bats/stress"
+	"$top/bats/harness/verdict.sh" "$outdir/stress-2cpu" stress-2cpu | record
+	echo "check: stress, maxcpus=1"
+	"$top/initramfs/run-qemu.sh" -t 3600 -k maxcpus=1 "$kernel" "$image" "$outdir/stress-1cpu" \
+		"$stress_run /opt/mmio/bats/stress"
+	"$top/bats/harness/verdict.sh" "$outdir/stress-1cpu" stress-1cpu | record
+fi
 
 skipped=$(grep -c '^ok .*# skip' "$results")
 passed=$(($(grep -c '^ok ' "$results") - skipped))

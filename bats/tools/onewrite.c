@@ -3,8 +3,11 @@
  * onewrite: write DATA to FILE in exactly one write(2), which shells do not
  * promise; the control files judge each write() as a whole.
  *
- * usage: onewrite [-t] FILE DATA
+ * usage: onewrite [-t] [-f N] FILE DATA
  *   -t   open with O_TRUNC (as ">"); the default is O_APPEND (as ">>")
+ *   -f N fail the N-th fault-injection site (with failslab: allocation)
+ *        that the write() itself reaches, through /proc/self/fail-nth;
+ *        exits 3 when the write got through without reaching it
  * DATA takes the escapes \n, \t, \0, \\ and \xHH.
  * Prints "onewrite: FILE: strerror" and exits 1 when the write fails.
  */
@@ -43,21 +46,50 @@ static size_t unescape(const char *in, char *out)
 	return len;
 }
 
+static int set_fail_nth(int fd, const char *value)
+{
+	ssize_t len = strlen(value);
+
+	return fd < 0 || pwrite(fd, value, len, 0) == len ? 0 : -1;
+}
+
+/* Whether the armed fault was injected: fail-nth reads back 0 then. */
+static int fail_nth_injected(int fd)
+{
+	char buf[16] = "";
+
+	return pread(fd, buf, sizeof(buf) - 1, 0) > 0 && atoi(buf) == 0;
+}
+
 int main(int argc, char **argv)
 {
-	int flags = O_WRONLY | O_APPEND;
+	int flags = O_WRONLY | O_APPEND, fail_fd = -1, injected = 1;
+	const char *fail_nth = NULL;
 	char *data;
 	size_t len;
 	ssize_t done;
-	int fd;
+	int fd, err;
 
-	if (argc == 4 && !strcmp(argv[1], "-t")) {
-		flags = O_WRONLY | O_TRUNC;
+	while (argc > 1 && argv[1][0] == '-' && argv[1][1] && !argv[1][2]) {
+		if (argv[1][1] == 't') {
+			flags = O_WRONLY | O_TRUNC;
+		} else if (argv[1][1] == 'f' && argc > 2) {
+			fail_nth = argv[2];
+			fail_fd = open("/proc/thread-self/fail-nth", O_RDWR);
+			if (fail_fd < 0) {
+				perror("onewrite: /proc/thread-self/fail-nth");
+				return 1;
+			}
+			argv++;
+			argc--;
+		} else {
+			break;
+		}
 		argv++;
 		argc--;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: onewrite [-t] FILE DATA\n");
+		fprintf(stderr, "usage: onewrite [-t] [-f N] FILE DATA\n");
 		return 2;
 	}
 	data = malloc(strlen(argv[2]) + 1);
@@ -69,7 +101,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "onewrite: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
+	if (fail_nth && set_fail_nth(fail_fd, fail_nth))
+		return 1;
 	done = write(fd, data, len);
+	err = errno;
+	if (fail_nth) {
+		injected = fail_nth_injected(fail_fd);
+		if (set_fail_nth(fail_fd, "0"))
+			return 1;
+	}
+	errno = err;
 	if (done < 0) {
 		fprintf(stderr, "onewrite: %s: %s\n", argv[1], strerror(errno));
 		return 1;
@@ -82,5 +123,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "onewrite: %s: close: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
-	return 0;
+	return injected ? 0 : 3;
 }

@@ -1,0 +1,49 @@
+#!/usr/bin/env bats
+# make stress: everything at once for STRESS_SECONDS (default 60): two
+# writers of ranges, a toggle writer, readers of ranges and stats, enable/
+# disable cycles, and the test module mapping, accessing and unmapping.
+# No splat (the harness checks the kernel log), no leak of armed pages.
+
+load ../helpers
+
+SECONDS_TOTAL=${STRESS_SECONDS:-60}
+
+until_deadline() { # until_deadline COMMAND...: run COMMAND in a loop
+	local deadline=$(( $(date +%s) + SECONDS_TOTAL ))
+	while [ "$(date +%s)" -lt "$deadline" ]; do
+		"$@" 2>/dev/null || true
+	done
+}
+
+write_set_a() { printf '%s 16\n0x1000 4k\n' "$EDU" > "$MMIOTRACE/ranges"; }
+write_set_b() { printf '%s 1M\n' "$(vga_bar0)" >> "$MMIOTRACE/ranges"; }
+flip_toggles() {
+	echo 1 > "$MMIOTRACE/maps_only"; echo 0 > "$MMIOTRACE/trace_isa"
+	echo 0 > "$MMIOTRACE/maps_only"; echo 1 > "$MMIOTRACE/trace_isa"
+	echo 1 > "$MMIOTRACE/trace_pc"; echo 0 > "$MMIOTRACE/trace_pc"
+}
+read_files() { cat "$MMIOTRACE/ranges" "$MMIOTRACE/stats" > /dev/null; }
+cycle_tracer() { tracer_on; sleep 0.2; tracer_off; }
+use_devices() {
+	touch_dev map edu; touch_dev map isa
+	touch_dev repeat 50 read edu 4 0x0
+	touch_dev write isa 1 0x0 0x1
+	touch_dev unmap edu; touch_dev unmap isa
+}
+
+@test "stress: writers, readers, enable/disable and the device, all at once" {
+	pids=""
+	for job in write_set_a write_set_b flip_toggles read_files cycle_tracer use_devices; do
+		until_deadline "$job" &
+		pids="$pids $!"
+	done
+	for pid in $pids; do wait "$pid"; done
+	tracer_off
+	[ "$(stat_of pages_armed)" = 0 ]
+	# Everything still works afterwards.
+	set_ranges "$EDU 4k"
+	tracer_on
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	trace_events | grep -q "^R 4 [0-9]* $EDU 0x10000ed 0x[0-9a-f]* 0$"
+}
