@@ -132,8 +132,8 @@ demo: $(KERNEL) $(IMAGE)
 
 # Timings in the guest (not part of check: no timing assertions there).
 # STOCK=1 also builds the unpatched kernel and runs the same loop on it.
-BENCH_COUNT   ?= 2000
-BENCH_REPEATS ?= 7
+BENCH_COUNT   ?= 5000
+BENCH_REPEATS ?= 11
 STOCK         ?= 0
 STOCK_DIR     := $(BUILD)/stock
 STOCK_KERNEL  := $(STOCK_DIR)/obj/arch/x86/boot/bzImage

@@ -99,13 +99,14 @@ def main():
         for i, (name, label) in enumerate(ACCESSES):
             o, s = summary(ours, name), summary(stock, name)
             dat.write('%d "%s" %s %s\n' % (i, name, o[0] if o else "NaN", s[0] if s else "NaN"))
-    plot = """set terminal png size 1100,600
+    plot = """set terminal png size 1100,600 noenhanced
 set output '%s/results.png'
 set title 'mmiotrace: ns per MMIO access (median)'
 set style data histogram
 set style histogram cluster gap 1
 set style fill solid border -1
 set logscale y
+set yrange [1:*]
 set ylabel 'ns per access (log)'
 set xtics rotate by -35
 plot '%s/results.dat' using 3:xtic(2) title 'ours'%s
