@@ -5,6 +5,7 @@
 # command's output) and OUTDIR/status, and exits with the command's status,
 # 124 when QEMU timed out, or 125 when the guest stopped without reporting.
 # ACCEL=auto (default) probes KVM once, caching the answer next to OUTDIR.
+# GUEST_KERNEL_ARGS adds kernel arguments to every boot.
 set -eu
 timeout_s=${TIMEOUT:-600} accel=${ACCEL:-auto} extra_args=""
 while getopts t:a:k: opt; do
@@ -52,7 +53,8 @@ pad=$(( (4 - $(stat -c %s "$image") % 4) % 4 ))
 # Pin the guest clock to the host's TSC rate: unpinned, some boots fall back
 # to a jiffies clocksource and every timing is off.
 khz=$(awk -F': *' '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-cmdline="console=ttyS0 rdinit=/init panic=-1 oops=panic tsc_early_khz=$khz tsc=reliable $extra_args"
+cmdline="console=ttyS0 rdinit=/init panic=-1 oops=panic tsc_early_khz=$khz tsc=reliable"
+cmdline="$cmdline ${GUEST_KERNEL_ARGS:-} $extra_args"
 
 echo "guest: $accel, 2 CPUs, timeout ${timeout_s}s, log $outdir/console.log"
 set +e
