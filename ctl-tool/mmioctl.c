@@ -133,17 +133,27 @@ static int write_file(const char *path, const char *data, int flags)
 	return 0;
 }
 
-/* Copy a whole file to stdout, each line prefixed by indent. */
-static int print_file(const char *path, const char *indent)
+/* fopen() for reading; NULL, with the reason printed, when it fails. */
+static FILE *open_read(const char *path)
 {
-	char line[4096];
 	FILE *file;
 
 	if (!path)
-		return EXIT_REFUSED;
+		return NULL;
 	file = fopen(path, "r");
 	if (!file)
-		return system_error(path);
+		system_error(path);
+	return file;
+}
+
+/* Copy a whole file to stdout, each line prefixed by indent. */
+static int print_file(const char *path, const char *indent)
+{
+	FILE *file = open_read(path);
+	char line[4096];
+
+	if (!file)
+		return EXIT_REFUSED;
 	while (fgets(line, sizeof(line), file))
 		printf("%s%s", indent, line);
 	if (ferror(file)) {
@@ -158,13 +168,10 @@ static int print_file(const char *path, const char *indent)
 /* The first line of a file, without its newline. */
 static int read_line(const char *path, char *buf, size_t size)
 {
-	FILE *file;
+	FILE *file = open_read(path);
 
-	if (!path)
-		return EXIT_REFUSED;
-	file = fopen(path, "r");
 	if (!file)
-		return system_error(path);
+		return EXIT_REFUSED;
 	if (!fgets(buf, size, file))
 		buf[0] = '\0';
 	fclose(file);
@@ -411,17 +418,13 @@ static int cmd_status(int argc, char **argv)
 /* One counter from the stats file. */
 static int read_stat(const char *name, unsigned long long *val)
 {
-	const char *path = control_path("stats");
+	FILE *stats = open_read(control_path("stats"));
 	char line[256], key[64];
 	unsigned long long v;
 	int ret = -1;
-	FILE *stats;
 
-	if (!path)
-		return -1;
-	stats = fopen(path, "r");
 	if (!stats)
-		return system_error(path);
+		return -1;
 	while (fgets(line, sizeof(line), stats))
 		if (sscanf(line, "%63s %llu", key, &v) == 2 && !strcmp(key, name)) {
 			*val = v;
