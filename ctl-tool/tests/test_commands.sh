@@ -169,6 +169,12 @@ FAKEFAIL="open:mmiotrace/trace_pc:30" check "a read-only file is reported" 1 \
 	"mmiotrace/trace_pc: Read-only file system" -- pc on
 FAKEFAIL="write:proc/mmio-marker:19" check "ENODEV from the marker is reported" 1 \
 	"mmio-marker: No such device" -- mark hello
+FAKEFAIL="read:tracing/trace_pipe:4:1" check "record goes on reading after an EINTR" 0 \
+	"7 events lost" -- record -o "$work/eintr.txt"
+expect "record lost nothing to the EINTR" same "$(cat "$work/eintr.txt")" "$(cat "$root/sys/kernel/tracing/trace_pipe")"
+FAKEFAIL="write:eintr.txt:4:1" check "record goes on writing after an EINTR" 0 \
+	"7 events lost" -- record -o "$work/eintr.txt"
+expect "record wrote everything after the EINTR" same "$(cat "$work/eintr.txt")" "$(cat "$root/sys/kernel/tracing/trace_pipe")"
 FAKEFAIL="write:mmiotrace/ranges:28" check "ENOSPC from ranges is reported" 1 \
 	"No space left on device" -- add 0x1000 4k
 unset LD_PRELOAD
