@@ -1,24 +1,33 @@
 #!/usr/bin/env bats
-# Fault injection: /proc/self/fail-nth, through onewrite -f N, fails the
-# N-th allocation that one write() makes, for N = 1, 2, ... until the write
-# gets through without reaching it. Each failure must be ENOMEM with the
-# old state in force; the final write must hold.
+# Fault injection, two ways. /proc/self/fail-nth, through onewrite -f N,
+# fails the N-th allocation that one write() makes, for N = 1, 2, ... until
+# the write gets through without reaching it; each failure must be ENOMEM
+# with the old state in force, and the final write must hold.
+# fail_function, through onewrite -m, fails every allocation of the writer
+# at once.
 
 load helpers
 
 FAILSLAB=/sys/kernel/debug/failslab
+FAIL_PAGE_ALLOC=/sys/kernel/debug/fail_page_alloc
+FAIL_FUNCTION=/sys/kernel/debug/fail_function
 
 setup() {
-	[ -d "$FAILSLAB" ] || skip "needs CONFIG_FAILSLAB and CONFIG_FAULT_INJECTION_DEBUG_FS"
+	[ -d "$FAILSLAB" ] && [ -d "$FAIL_PAGE_ALLOC" ] && [ -d "$FAIL_FUNCTION" ] ||
+		skip "needs CONFIG_FAILSLAB, CONFIG_FAIL_PAGE_ALLOC and CONFIG_FAIL_FUNCTION"
 	mmio_setup
 	# GFP_KERNEL allocations too, and no stack dump per injected fault.
 	echo N > "$FAILSLAB/ignore-gfp-wait"
+	echo N > "$FAIL_PAGE_ALLOC/ignore-gfp-wait"
 	echo 0 > "$FAILSLAB/verbose"
+	echo 0 > "$FAIL_PAGE_ALLOC/verbose"
 }
 
 teardown() {
-	[ -d "$FAILSLAB" ] || return 0
+	[ -d "$FAIL_FUNCTION" ] || return 0
+	echo > "$FAIL_FUNCTION/inject"
 	echo Y > "$FAILSLAB/ignore-gfp-wait"
+	echo Y > "$FAIL_PAGE_ALLOC/ignore-gfp-wait"
 	mmio_teardown
 }
 
@@ -34,7 +43,7 @@ fail_each_allocation() {
 		case $status in
 		3)
 			FAULTS=$((nth - 1))
-			echo "# $FAULTS allocations, each failed once"
+			echo "# $FAULTS allocations, each failed once" >&3
 			return 0 ;;
 		0)
 			# Only kmmio's own page tracking (GFP_ATOMIC, while arming)
@@ -42,7 +51,7 @@ fail_each_allocation() {
 			# limitation, see docs/control-files.md.
 			dmesg | tail -n 3 | grep -q 'Unable to set page fault' ||
 				{ echo "allocation $nth failed silently"; return 1; }
-			echo "# allocation $nth failed in kmmio, the write went through"
+			echo "# allocation $nth failed in kmmio, the write went through" >&3
 			$restore ;;
 		*)
 			[ "$(errno_of "$out")" = ENOMEM ] || { echo "allocation $nth: $out"; return 1; }
@@ -73,8 +82,7 @@ old_set() {
 $VGA 0x1000
 $EDU 0x100000" ]
 	[ "$(stat_of pages_armed)" = 2 ]
-	touch_dev read edu 4 0x0
-	trace_events | grep -q "^R 4 [0-9]* $(edu_bar0) 0x10000ed 0x0 0$"
+	assert_edu_read_traced
 }
 
 restore_maps_only() {
@@ -104,4 +112,119 @@ no_mark() {
 	tracer_on
 	fail_each_allocation /proc/mmio-marker 'under pressure\n' no_mark true
 	assert_events "MARK under pressure"
+}
+
+# many_ranges N: N disjoint one-page ranges as one write for onewrite.
+many_ranges() {
+	local i
+	for i in $(seq 1 "$1"); do
+		printf '0x%x 4k\\n' "$((0x10000000 + i * 0x2000))"
+	done
+}
+
+@test "faults: a write of 1024 ranges (page-sized buffers) fails with ENOMEM and keeps the old set" {
+	set_ranges "0x1000 4k"
+	ARMED=0
+	fail_each_allocation "$MMIOTRACE/ranges" "$(many_ranges 1023)" old_set restore_set
+	[ "$FAULTS" -ge 2 ]
+	[ "$(wc -l < "$MMIOTRACE/ranges")" = 1024 ]
+}
+
+# enable_outcome STATUS OUTPUT: an enable whose onewrite returned STATUS
+# either worked and traces edu (in the set), or failed with ENOMEM and left
+# the tracer off.
+enable_outcome() {
+	if [ "$1" = 0 ]; then
+		touch_dev map edu
+		assert_edu_read_traced || return 1
+		touch_dev unmap edu
+		return 0
+	fi
+	[ "$(errno_of "$2")" = ENOMEM ] || { echo "enable: $2"; return 1; }
+	[ "$(cat "$TRACING/current_tracer")" = nop ] ||
+		{ echo "enable failed, yet the tracer is $(cat "$TRACING/current_tracer")"; return 1; }
+}
+
+# enable_each_allocation: enable the tracer with its N-th allocation
+# failing, N = 1, 2, ..., each time checking enable_outcome, and that
+# disabling leaves nothing armed. Sets FAULTS as fail_each_allocation does,
+# and WORKED to the number of enables that survived their fault.
+enable_each_allocation() {
+	local nth out status
+	WORKED=0
+	for nth in $(seq 1 64); do
+		status=0
+		out=$(onewrite -f "$nth" "$TRACING/current_tracer" mmiotrace 2>&1) || status=$?
+		if [ "$status" = 3 ]; then
+			FAULTS=$((nth - 1))
+			echo "# $FAULTS allocations, $WORKED enables survived their fault" >&3
+			tracer_off
+			return 0
+		fi
+		[ "$status" = 0 ] && WORKED=$((WORKED + 1))
+		enable_outcome "$status" "$out" || { echo "allocation $nth"; return 1; }
+		tracer_off
+		[ "$(stat_of pages_armed)" = 0 ] || { echo "allocation $nth: pages left armed"; return 1; }
+	done
+	echo "enabling makes more than 64 allocations"
+	return 1
+}
+
+@test "faults: enabling the tracer under each failed allocation works or fails cleanly" {
+	set_ranges "$EDU 4k"
+	dmesg_mark
+	enable_each_allocation
+	[ "$FAULTS" -ge 1 ]
+	tracer_on
+	touch_dev map edu
+	assert_edu_read_traced
+	assert_dmesg_clean
+}
+
+# fail_every_allocation: from now on every slab and page allocation of a
+# task marked by onewrite -m fails, by fail_function at the two hooks the
+# allocators consult.
+fail_every_allocation() {
+	echo should_failslab > "$FAIL_FUNCTION/inject"
+	echo should_fail_alloc_page > "$FAIL_FUNCTION/inject"
+	# retval is a u64: -ENOMEM as the unsigned number (the page hook is
+	# boolean and always returns true).
+	printf '%u\n' -12 > "$FAIL_FUNCTION/should_failslab/retval"
+	echo Y > "$FAIL_FUNCTION/task-filter"
+	echo 100 > "$FAIL_FUNCTION/probability"
+	echo 1 > "$FAIL_FUNCTION/interval"
+	echo -1 > "$FAIL_FUNCTION/times"
+	echo 0 > "$FAIL_FUNCTION/verbose"
+}
+
+@test "faults: with every allocation failing, ranges, maps_only and the marker refuse cleanly" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	touch_dev map edu
+	echo 1 > "$MMIOTRACE/maps_only"
+	fail_every_allocation
+	WRITE_FLAGS=-m assert_write_fails ENOMEM "$MMIOTRACE/ranges" "$VGA 4k\n"
+	WRITE_FLAGS=-m assert_write_fails ENOMEM "$MMIOTRACE/ranges" "$(many_ranges 1023)"
+	# Back to tracing arms edu's page.
+	WRITE_FLAGS=-m assert_write_fails ENOMEM "$MMIOTRACE/maps_only" '0\n'
+	WRITE_FLAGS=-m assert_write_fails ENOMEM /proc/mmio-marker 'no memory\n'
+	[ "$(stat_of pages_armed)" = 0 ]
+	# Unmarked, the switch goes through.
+	echo 0 > "$MMIOTRACE/maps_only"
+	[ "$(stat_of pages_armed)" = 1 ]
+	touch_dev unmap edu
+	tracer_off
+	# Enabling allocates only for the uevents of taking a CPU down, which
+	# are then dropped; it may work.
+	status=0
+	out=$(onewrite -m "$TRACING/current_tracer" mmiotrace 2>&1) || status=$?
+	echo "# enable with every allocation failing: status $status" >&3
+	enable_outcome "$status" "$out"
+	tracer_off
+	# The ranges write, unmarked, goes through.
+	tracer_on
+	touch_dev map edu
+	add_ranges "$VGA 4k"
+	[ "$(stat_of pages_armed)" = 1 ]
+	assert_edu_read_traced
 }

@@ -71,6 +71,17 @@ stat_of() {
 	awk -v key="$1" '$1 == key { print $2; found = 1 } END { exit !found }' "$MMIOTRACE/stats"
 }
 
+# assert_edu_read_traced: a read of edu's identification register, made
+# now through the mapping the test module holds, shows in the trace.
+assert_edu_read_traced() {
+	touch_dev read edu 4 0x0
+	if ! trace_events | grep -q "^R 4 [0-9]* $EDU 0x10000ed 0x0 0$"; then
+		printf 'no trace line for the read of 0x10000ed at %s; last events:\n' "$EDU"
+		trace_events | tail -n 5
+		return 1
+	fi
+}
+
 # errno_of MESSAGE: the errno name behind a shell's "write error: ..." text.
 errno_of() {
 	case $1 in
@@ -86,15 +97,14 @@ errno_of() {
 
 # assert_write_fails ERRNO FILE DATA [>|>>]: one write() of DATA (escapes
 # \n, \0, \xHH; see bats/tools/onewrite.c) fails with ERRNO, and FILE
-# reads back as before.
+# reads back as before. WRITE_FLAGS adds onewrite options (faults.bats).
 assert_write_fails() {
 	local want=$1 file=$2 data=$3 mode=${4:->>} before after out
+	local -a flags=(${WRITE_FLAGS:-})
+	[ "$mode" = ">" ] && flags+=(-t)
 	before=$(cat "$file" 2>/dev/null) || true
-	if [ "$mode" = ">" ]; then
-		out=$(onewrite -t "$file" "$data" 2>&1)
-	else
-		out=$(onewrite "$file" "$data" 2>&1)
-	fi && { echo "write of '$data' to $file succeeded"; return 1; }
+	out=$(onewrite "${flags[@]}" "$file" "$data" 2>&1) &&
+		{ echo "write of '$data' to $file succeeded"; return 1; }
 	if [ "$(errno_of "$out")" != "$want" ]; then
 		echo "write of '$data' to $file: expected $want, got: $out"
 		return 1

@@ -47,6 +47,5 @@ UNMAP $id 0x0 0"
 	echo 0 > "$MMIOTRACE/trace_isa"
 	tracer_on
 	touch_dev map edu
-	touch_dev read edu 4 0x0
-	trace_events | grep -q "^R 4 [0-9]* $(edu_bar0) 0x10000ed 0x0 0$"
+	assert_edu_read_traced
 }

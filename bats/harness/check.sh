@@ -6,6 +6,11 @@ set -u
 kernel=$1 image=$2 outdir=$3 src=$4
 shift 4
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# A slower kernel (SANITIZE=1) stretches every timeout by TIMEOUT_SCALE.
+scale=${TIMEOUT_SCALE:-1}
+case $scale in
+''|*[!0-9]*|0) echo "check: TIMEOUT_SCALE must be a positive integer, not '$scale'" >&2; exit 2 ;;
+esac
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 rm -rf "${outdir:?}"/*
@@ -36,31 +41,31 @@ done
 
 echo "check: guest tests (bats in QEMU)"
 # Besides the TAP stream, the guest reports where the edu BAR is.
-"$top/initramfs/run-qemu.sh" -t "${GUEST_TIMEOUT:-1200}" "$kernel" "$image" "$outdir/guest" \
+"$top/initramfs/run-qemu.sh" -t $((1200 * scale)) "$kernel" "$image" "$outdir/guest" \
 	"grep -l 0x11e8 /sys/bus/pci/devices/*/device | sed 's/device\$/resource/' | xargs head -n 1 | sed 's/ .*//; s/^/edu_bar0 /'
-BATS_TEST_TIMEOUT=120 bats --formatter tap --timing /opt/mmio/bats"
+BATS_TEST_TIMEOUT=$((120 * scale)) bats --formatter tap --timing /opt/mmio/bats"
 "$top/bats/harness/verdict.sh" "$outdir/guest" guest | record
 
 # The boot parameters as defaults of the runtime controls, in a boot of
 # their own; the edu BAR sits where the main run found it.
 edu=$(sed -n 's/^edu_bar0 //p' "$outdir/guest/output.log")
 echo "check: guest boot with mmiotrace boot parameters"
-"$top/initramfs/run-qemu.sh" -t 300 \
+"$top/initramfs/run-qemu.sh" -t $((300 * scale)) \
 	-k "mmiotrace.trace_pc=1 mmiotrace.nommiotrace=1 mmiotrace.trace_isa=0 mmiotrace.filter_offset=${edu:-0}" \
 	"$kernel" "$image" "$outdir/bootparams" \
-	"BATS_TEST_TIMEOUT=120 bats --formatter tap /opt/mmio/bats/boot/params.bats"
+	"BATS_TEST_TIMEOUT=$((120 * scale)) bats --formatter tap /opt/mmio/bats/boot/params.bats"
 "$top/bats/harness/verdict.sh" "$outdir/bootparams" bootparams | record
 
 # The stress set: the whole fuzz corpus and concurrent stress, on two CPUs
 # and on one (maxcpus=1).
 if [ "${STRESS:-0}" = 1 ]; then
-	stress_run="FUZZ_ROUNDS=2000 STRESS_SECONDS=${STRESS_SECONDS:-120} BATS_TEST_TIMEOUT=3600 bats --formatter tap"
+	stress_run="FUZZ_ROUNDS=2000 STRESS_SECONDS=${STRESS_SECONDS:-120} BATS_TEST_TIMEOUT=$((3600 * scale)) bats --formatter tap"
 	echo "check: stress, 2 CPUs"
-	"$top/initramfs/run-qemu.sh" -t 3600 "$kernel" "$image" "$outdir/stress-2cpu" \
+	"$top/initramfs/run-qemu.sh" -t $((3600 * scale)) "$kernel" "$image" "$outdir/stress-2cpu" \
 		"$stress_run /opt/mmio/bats/fuzz.bats /opt/mmio/bats/stress"
 	"$top/bats/harness/verdict.sh" "$outdir/stress-2cpu" stress-2cpu | record
 	echo "check: stress, maxcpus=1"
-	"$top/initramfs/run-qemu.sh" -t 3600 -k maxcpus=1 "$kernel" "$image" "$outdir/stress-1cpu" \
+	"$top/initramfs/run-qemu.sh" -t $((3600 * scale)) -k maxcpus=1 "$kernel" "$image" "$outdir/stress-1cpu" \
 		"$stress_run /opt/mmio/bats/stress"
 	"$top/bats/harness/verdict.sh" "$outdir/stress-1cpu" stress-1cpu | record
 fi

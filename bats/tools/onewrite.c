@@ -3,11 +3,13 @@
  * onewrite: write DATA to FILE in exactly one write(2), which shells do not
  * promise; the control files judge each write() as a whole.
  *
- * usage: onewrite [-t] [-f N] FILE DATA
+ * usage: onewrite [-t] [-f N | -m] FILE DATA
  *   -t   open with O_TRUNC (as ">"); the default is O_APPEND (as ">>")
  *   -f N fail the N-th fault-injection site (with failslab: allocation)
  *        that the write() itself reaches, through /proc/self/fail-nth;
  *        exits 3 when the write got through without reaching it
+ *   -m   mark the thread for the fault attributes' task-filter
+ *        (/proc/thread-self/make-it-fail) during the write() only
  * DATA takes the escapes \n, \t, \0, \\ and \xHH.
  * Prints "onewrite: FILE: strerror" and exits 1 when the write fails.
  */
@@ -46,11 +48,27 @@ static size_t unescape(const char *in, char *out)
 	return len;
 }
 
-static int set_fail_nth(int fd, const char *value)
+static int set_fault_file(int fd, const char *value)
 {
 	ssize_t len = strlen(value);
 
 	return fd < 0 || pwrite(fd, value, len, 0) == len ? 0 : -1;
+}
+
+/*
+ * FILE (fail-nth or make-it-fail) of this thread, open for writing, or -1
+ * after saying why not.
+ */
+static int open_fault_file(const char *name)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/thread-self/%s", name);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		fprintf(stderr, "onewrite: %s: %s\n", path, strerror(errno));
+	return fd;
 }
 
 /* Whether the armed fault was injected: fail-nth reads back 0 then. */
@@ -63,7 +81,7 @@ static int fail_nth_injected(int fd)
 
 int main(int argc, char **argv)
 {
-	int flags = O_WRONLY | O_APPEND, fail_fd = -1, injected = 1;
+	int flags = O_WRONLY | O_APPEND, fail_fd = -1, mark_fd = -1, injected = 1;
 	const char *fail_nth = NULL;
 	char *data;
 	size_t len;
@@ -75,13 +93,15 @@ int main(int argc, char **argv)
 			flags = O_WRONLY | O_TRUNC;
 		} else if (argv[1][1] == 'f' && argc > 2) {
 			fail_nth = argv[2];
-			fail_fd = open("/proc/thread-self/fail-nth", O_RDWR);
-			if (fail_fd < 0) {
-				perror("onewrite: /proc/thread-self/fail-nth");
+			fail_fd = open_fault_file("fail-nth");
+			if (fail_fd < 0)
 				return 1;
-			}
 			argv++;
 			argc--;
+		} else if (argv[1][1] == 'm') {
+			mark_fd = open_fault_file("make-it-fail");
+			if (mark_fd < 0)
+				return 1;
 		} else {
 			break;
 		}
@@ -89,7 +109,7 @@ int main(int argc, char **argv)
 		argc--;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: onewrite [-t] [-f N] FILE DATA\n");
+		fprintf(stderr, "usage: onewrite [-t] [-f N | -m] FILE DATA\n");
 		return 2;
 	}
 	data = malloc(strlen(argv[2]) + 1);
@@ -101,13 +121,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "onewrite: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
-	if (fail_nth && set_fail_nth(fail_fd, fail_nth))
+	if (fail_nth && set_fault_file(fail_fd, fail_nth))
+		return 1;
+	if (set_fault_file(mark_fd, "1"))
 		return 1;
 	done = write(fd, data, len);
 	err = errno;
+	if (set_fault_file(mark_fd, "0"))
+		return 1;
 	if (fail_nth) {
 		injected = fail_nth_injected(fail_fd);
-		if (set_fail_nth(fail_fd, "0"))
+		if (set_fault_file(fail_fd, "0"))
 			return 1;
 	}
 	errno = err;
