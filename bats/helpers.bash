@@ -152,9 +152,17 @@ trace_events() {
 			-e 's/^(UNKNOWN|MAP|UNMAP|MARK) [0-9]+\.[0-9]{6} /\1 /'
 }
 
-# map_id PHYS: the id of the newest MAP event of that physical address.
-map_id() {
-	trace_events | awk -v phys="$1" '$1 == "MAP" && $3 == phys { id = $2 } END { print id }'
+# read_map PHYS: sets ID and VIRT from the newest MAP event of that
+# physical address; fails if there is none. The expected MAP line is then
+# "MAP $ID $PHYS $VIRT LEN 0x0 0": length and the rest stay asserted.
+read_map() {
+	local map
+	map=$(trace_events | awk -v phys="$1" '$1 == "MAP" && $3 == phys { line = $2 " " $4 } END { print line }')
+	if [ -z "$map" ]; then
+		echo "no MAP event of $1"
+		return 1
+	fi
+	read -r ID VIRT <<< "$map"
 }
 
 # assert_events EXPECTED: the trace holds exactly these events, in order.

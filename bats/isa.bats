@@ -11,11 +11,10 @@ load helpers
 	touch_dev write isa 1 0x10 0x5a
 	touch_dev read isa 4 0x0
 	value=$(touch_value)
-	id=$(map_id 0xa0000)
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
-	assert_events "MAP $id 0xa0000 $virt 0x1000 0x0 0
-W 1 $id 0xa0010 0x5a 0x0 0
-R 4 $id 0xa0000 $value 0x0 0"
+	read_map 0xa0000
+	assert_events "MAP $ID 0xa0000 $VIRT 0x1000 0x0 0
+W 1 $ID 0xa0010 0x5a 0x0 0
+R 4 $ID 0xa0000 $value 0x0 0"
 }
 
 @test "isa: off, a mapping at 0xa0000 is neither logged nor armed" {
@@ -37,10 +36,9 @@ R 4 $id 0xa0000 $value 0x0 0"
 	[ "$(stat_of pages_armed)" = 0 ]
 	touch_dev read isa 4 0x0
 	touch_dev unmap isa
-	id=$(map_id 0xa0000)
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
-	assert_events "MAP $id 0xa0000 $virt 0x1000 0x0 0
-UNMAP $id 0x0 0"
+	read_map 0xa0000
+	assert_events "MAP $ID 0xa0000 $VIRT 0x1000 0x0 0
+UNMAP $ID 0x0 0"
 }
 
 @test "isa: off does not affect mappings outside the hole" {

@@ -10,10 +10,9 @@ load helpers
 	[ "$(stat_of pages_armed)" = 0 ]
 	touch_dev read edu 4 0x0
 	touch_dev unmap edu
-	id=$(map_id "$EDU")
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
-	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
-UNMAP $id 0x0 0"
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
+UNMAP $ID 0x0 0"
 	[ "$(stat_of read)" = 0 ]
 }
 
@@ -26,8 +25,7 @@ UNMAP $id 0x0 0"
 	echo 0 > "$MMIOTRACE/maps_only"
 	[ "$(stat_of pages_armed)" = 1 ]
 	touch_dev read edu 4 0x0
-	id=$(map_id "$EDU")
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
-	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
-R 4 $id $EDU 0x10000ed 0x0 0"
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0"
 }

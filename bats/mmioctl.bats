@@ -50,11 +50,10 @@ edu_bdf() {
 	touch_dev map edu
 	touch_dev read edu 4 0x0
 	mmioctl mark after read
-	id=$(map_id "$EDU")
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
+	read_map "$EDU"
 	assert_events "MARK before map
-MAP $id $EDU $virt 0x1000 0x0 0
-R 4 $id $EDU 0x10000ed 0x0 0
+MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0
 MARK after read"
 	touch_dev unmap edu
 	mmioctl off

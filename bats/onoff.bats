@@ -11,14 +11,12 @@ load helpers
 	touch_dev write edu 4 0x4 0x12345678
 	touch_dev read edu 4 0x4
 	touch_dev unmap edu
-	id=$(map_id "$EDU")
-	[ -n "$id" ]
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
-	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
-R 4 $id $EDU 0x10000ed 0x0 0
-W 4 $id $(hex EDU+4) 0x12345678 0x0 0
-R 4 $id $(hex EDU+4) 0xedcba987 0x0 0
-UNMAP $id 0x0 0"
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0
+W 4 $ID $(hex EDU+4) 0x12345678 0x0 0
+R 4 $ID $(hex EDU+4) 0xedcba987 0x0 0
+UNMAP $ID 0x0 0"
 }
 
 @test "onoff: nothing is traced once the tracer is off" {
@@ -38,10 +36,10 @@ UNMAP $id 0x0 0"
 	tracer_on
 	touch_dev map edu
 	touch_dev read edu 8 0x0
-	id=$(map_id "$EDU")
+	read_map "$EDU"
 	value=$(touch_value)
-	assert_events "MAP $id $EDU $(trace_events | awk '$1 == "MAP" { print $4 }') 0x1000 0x0 0
-R 8 $id $EDU $value 0x0 0"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 8 $ID $EDU $value 0x0 0"
 }
 
 @test "onoff: 20 enable/disable cycles leave no armed pages and a clean log" {

@@ -20,12 +20,11 @@ ranges() {
 	touch_dev write edu 4 0x4 0x1
 	touch_dev unmap vga
 	touch_dev unmap edu
-	id=$(map_id "$EDU")
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
-	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
-R 4 $id $EDU 0x10000ed 0x0 0
-W 4 $id $(hex EDU+4) 0x1 0x0 0
-UNMAP $id 0x0 0"
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0
+W 4 $ID $(hex EDU+4) 0x1 0x0 0
+UNMAP $ID 0x0 0"
 	[ "$(stat_of maps_seen)" = 2 ]
 	[ "$(stat_of maps_ignored)" = 1 ]
 }
@@ -129,12 +128,11 @@ UNMAP $id 0x0 0"
 	[ "$(stat_of pages_armed)" = 1 ]
 	touch_dev write edu 4 0x4 0x5
 	touch_dev unmap edu
-	id=$(map_id "$EDU")
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
-	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
-R 4 $id $EDU 0x10000ed 0x0 0
-W 4 $id $(hex EDU+4) 0x5 0x0 0
-UNMAP $id 0x0 0"
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0
+W 4 $ID $(hex EDU+4) 0x5 0x0 0
+UNMAP $ID 0x0 0"
 }
 
 @test "ranges: a mapping outside the set at map time is logged once it is added" {
@@ -146,9 +144,7 @@ UNMAP $id 0x0 0"
 	[ -z "$(trace_events)" ]
 	add_ranges "$EDU 4k"
 	touch_dev read edu 4 0x0
-	id=$(map_id "$EDU")
-	[ -n "$id" ]
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
-	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
-R 4 $id $EDU 0x10000ed 0x0 0"
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0"
 }

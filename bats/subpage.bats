@@ -13,11 +13,10 @@ load helpers
 	value=$(touch_value)
 	touch_dev read edu 4 0x14
 	touch_dev read edu 4 0x20
-	id=$(map_id "$EDU")
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
-	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
-W 4 $id $(hex EDU+4) 0xabcd 0x0 0
-R 4 $id $(hex EDU+0x10) $value 0x0 0"
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
+W 4 $ID $(hex EDU+4) 0xabcd 0x0 0
+R 4 $ID $(hex EDU+0x10) $value 0x0 0"
 	# The page is armed, so the other three accesses were stepped and counted.
 	[ "$(stat_of pages_armed)" = 1 ]
 	[ "$(stat_of faults_outside)" = 3 ]

@@ -39,11 +39,10 @@ UNMAP $second 0x0 0"
 	touch_dev read edu 4 0x0
 	touch_dev write edu 4 0x4 0x9
 	touch_dev unmap edu
-	id=$(map_id "$EDU")
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
-	assert_events "MAP $id $EDU $virt 0x1000 0x0 0
-R 4 $id $EDU 0x10000ed 0x0 0
-UNMAP $id 0x0 0"
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0
+UNMAP $ID 0x0 0"
 }
 
 @test "unmap: disabling purges live mappings and disarms their pages" {

@@ -31,9 +31,8 @@ teardown() {
 	touch_dev map vga
 	touch_dev read edu 4 0x0
 	touch_dev read vga 4 0x0
-	id=$(map_id "$EDU")
-	virt=$(trace_events | awk '$1 == "MAP" { print $4 }')
-	assert_events "MAP $id $EDU $virt 0x1000 0x0 0"
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0"
 	[ "$(stat_of pages_armed)" = 0 ]
 }
 
