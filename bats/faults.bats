@@ -31,35 +31,50 @@ teardown() {
 	mmio_teardown
 }
 
-# fail_each_allocation FILE DATA CHECK RESTORE: write DATA with its N-th
-# allocation failing, N = 1, 2, ...; after an ENOMEM, CHECK must hold; a
-# write that survived its injected fault is undone with RESTORE. Sets
-# FAULTS to the number of allocations the write makes.
-fail_each_allocation() {
-	local file=$1 data=$2 check=$3 restore=$4 nth out status
+# each_allocation FILE DATA HANDLER [ARG...]: write DATA to FILE with its
+# N-th allocation failing, N = 1, 2, ..., until the write gets through
+# without reaching it; HANDLER NTH STATUS OUTPUT ARG... judges each faulted
+# write (STATUS 0: it survived its fault). Sets FAULTS to the number of
+# allocations the write makes.
+each_allocation() {
+	local file=$1 data=$2 handler=$3 nth out status survived=0
+	shift 3
 	for nth in $(seq 1 64); do
 		status=0
 		out=$(onewrite -f "$nth" "$file" "$data" 2>&1) || status=$?
-		case $status in
-		3)
+		if [ "$status" = 3 ]; then
 			FAULTS=$((nth - 1))
-			echo "# $FAULTS allocations, each failed once" >&3
-			return 0 ;;
-		0)
-			# Only kmmio's own page tracking (GFP_ATOMIC, while arming)
-			# may fail without failing the write; it says so. Known
-			# limitation, see docs/control-files.md.
-			dmesg | tail -n 3 | grep -q 'Unable to set page fault' ||
-				{ echo "allocation $nth failed silently"; return 1; }
-			echo "# allocation $nth failed in kmmio, the write went through" >&3
-			$restore ;;
-		*)
-			[ "$(errno_of "$out")" = ENOMEM ] || { echo "allocation $nth: $out"; return 1; }
-			$check || { echo "allocation $nth failed and the state changed"; return 1; } ;;
-		esac
+			echo "# $FAULTS allocations, each failed once; $survived writes survived it" >&3
+			return 0
+		fi
+		[ "$status" = 0 ] && survived=$((survived + 1))
+		"$handler" "$nth" "$status" "$out" "$@" || return 1
 	done
-	echo "the write makes more than 64 allocations"
+	echo "$file: the write makes more than 64 allocations"
 	return 1
+}
+
+# fail_each_allocation FILE DATA CHECK RESTORE: each_allocation, where a
+# failed write must be ENOMEM with CHECK holding, and a write that
+# survived its fault is undone with RESTORE.
+fail_each_allocation() {
+	each_allocation "$1" "$2" write_outcome "$3" "$4"
+}
+
+write_outcome() { # write_outcome NTH STATUS OUTPUT CHECK RESTORE
+	local nth=$1 status=$2 out=$3 check=$4 restore=$5
+	if [ "$status" = 0 ]; then
+		# Only kmmio's own page tracking (GFP_ATOMIC, while arming) may
+		# fail without failing the write; it says so. Known limitation,
+		# see docs/control-files.md.
+		dmesg | tail -n 3 | grep -q 'Unable to set page fault' ||
+			{ echo "allocation $nth failed silently"; return 1; }
+		echo "# allocation $nth failed in kmmio, the write went through" >&3
+		$restore
+		return 0
+	fi
+	[ "$(errno_of "$out")" = ENOMEM ] || { echo "allocation $nth: $out"; return 1; }
+	$check || { echo "allocation $nth failed and the state changed"; return 1; }
 }
 
 restore_set() {
@@ -145,29 +160,18 @@ enable_outcome() {
 		{ echo "enable failed, yet the tracer is $(cat "$TRACING/current_tracer")"; return 1; }
 }
 
-# enable_each_allocation: enable the tracer with its N-th allocation
-# failing, N = 1, 2, ..., each time checking enable_outcome, and that
-# disabling leaves nothing armed. Sets FAULTS as fail_each_allocation does,
-# and WORKED to the number of enables that survived their fault.
+# enable_each_allocation: each_allocation for enabling the tracer; every
+# faulted enable must meet enable_outcome, and disabling must leave nothing
+# armed. The tracer is off afterwards.
 enable_each_allocation() {
-	local nth out status
-	WORKED=0
-	for nth in $(seq 1 64); do
-		status=0
-		out=$(onewrite -f "$nth" "$TRACING/current_tracer" mmiotrace 2>&1) || status=$?
-		if [ "$status" = 3 ]; then
-			FAULTS=$((nth - 1))
-			echo "# $FAULTS allocations, $WORKED enables survived their fault" >&3
-			tracer_off
-			return 0
-		fi
-		[ "$status" = 0 ] && WORKED=$((WORKED + 1))
-		enable_outcome "$status" "$out" || { echo "allocation $nth"; return 1; }
-		tracer_off
-		[ "$(stat_of pages_armed)" = 0 ] || { echo "allocation $nth: pages left armed"; return 1; }
-	done
-	echo "enabling makes more than 64 allocations"
-	return 1
+	each_allocation "$TRACING/current_tracer" mmiotrace enable_then_disable
+	tracer_off
+}
+
+enable_then_disable() { # enable_then_disable NTH STATUS OUTPUT
+	enable_outcome "$2" "$3" || { echo "allocation $1"; return 1; }
+	tracer_off
+	[ "$(stat_of pages_armed)" = 0 ] || { echo "allocation $1: pages left armed"; return 1; }
 }
 
 @test "faults: enabling the tracer under each failed allocation works or fails cleanly" {
