@@ -19,6 +19,15 @@ results=$outdir/results.tap
 
 record() { tee -a "$results" | grep '^not ok' || true; }
 
+# boot NAME SECONDS COMMAND [RUN-QEMU OPTION...]: one guest boot running
+# COMMAND, judged by verdict.sh; its logs go to OUTDIR/NAME.
+boot() {
+	local name=$1 seconds=$2 command=$3
+	shift 3
+	"$top/initramfs/run-qemu.sh" -t "$seconds" "$@" "$kernel" "$image" "$outdir/$name" "$command"
+	"$top/bats/harness/verdict.sh" "$outdir/$name" "$name" | record
+}
+
 echo "check: host unit tests"
 make -s -C "$top/ctl-tool" O="$(dirname "$outdir")/ctl-tool" test > "$outdir/host-tests.log" 2>&1
 host_status=$?
@@ -41,33 +50,26 @@ done
 
 echo "check: guest tests (bats in QEMU)"
 # Besides the TAP stream, the guest reports where the edu BAR is.
-"$top/initramfs/run-qemu.sh" -t $((1200 * scale)) "$kernel" "$image" "$outdir/guest" \
+boot guest $((1200 * scale)) \
 	"grep -l 0x11e8 /sys/bus/pci/devices/*/device | sed 's/device\$/resource/' | xargs head -n 1 | sed 's/ .*//; s/^/edu_bar0 /'
 BATS_TEST_TIMEOUT=$((120 * scale)) bats --formatter tap --timing /opt/mmio/bats"
-"$top/bats/harness/verdict.sh" "$outdir/guest" guest | record
 
 # The boot parameters as defaults of the runtime controls, in a boot of
 # their own; the edu BAR sits where the main run found it.
 edu=$(sed -n 's/^edu_bar0 //p' "$outdir/guest/output.log")
 echo "check: guest boot with mmiotrace boot parameters"
-"$top/initramfs/run-qemu.sh" -t $((300 * scale)) \
-	-k "mmiotrace.trace_pc=1 mmiotrace.nommiotrace=1 mmiotrace.trace_isa=0 mmiotrace.filter_offset=${edu:-0}" \
-	"$kernel" "$image" "$outdir/bootparams" \
-	"BATS_TEST_TIMEOUT=$((120 * scale)) bats --formatter tap /opt/mmio/bats/boot/params.bats"
-"$top/bats/harness/verdict.sh" "$outdir/bootparams" bootparams | record
+boot bootparams $((300 * scale)) \
+	"BATS_TEST_TIMEOUT=$((120 * scale)) bats --formatter tap /opt/mmio/bats/boot/params.bats" \
+	-k "mmiotrace.trace_pc=1 mmiotrace.nommiotrace=1 mmiotrace.trace_isa=0 mmiotrace.filter_offset=${edu:-0}"
 
 # The stress set: the whole fuzz corpus and concurrent stress, on two CPUs
 # and on one (maxcpus=1).
 if [ "${STRESS:-0}" = 1 ]; then
 	stress_run="FUZZ_ROUNDS=2000 STRESS_SECONDS=${STRESS_SECONDS:-120} BATS_TEST_TIMEOUT=$((3600 * scale)) bats --formatter tap"
 	echo "check: stress, 2 CPUs"
-	"$top/initramfs/run-qemu.sh" -t $((3600 * scale)) "$kernel" "$image" "$outdir/stress-2cpu" \
-		"$stress_run /opt/mmio/bats/fuzz.bats /opt/mmio/bats/stress"
-	"$top/bats/harness/verdict.sh" "$outdir/stress-2cpu" stress-2cpu | record
+	boot stress-2cpu $((3600 * scale)) "$stress_run /opt/mmio/bats/fuzz.bats /opt/mmio/bats/stress"
 	echo "check: stress, maxcpus=1"
-	"$top/initramfs/run-qemu.sh" -t $((3600 * scale)) -k maxcpus=1 "$kernel" "$image" "$outdir/stress-1cpu" \
-		"$stress_run /opt/mmio/bats/stress"
-	"$top/bats/harness/verdict.sh" "$outdir/stress-1cpu" stress-1cpu | record
+	boot stress-1cpu $((3600 * scale)) "$stress_run /opt/mmio/bats/stress" -k maxcpus=1
 fi
 
 skipped=$(grep -c '^ok .*# skip' "$results")
