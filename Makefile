@@ -34,7 +34,7 @@ export ACCEL
 export ACCEL_CACHE := $(abspath $(BUILD))/accel
 
 PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
-	cpio qemu-system-x86 busybox-static bash-static bats git perl python3 groff-base
+	cpio qemu-system-x86 busybox-static bash-static bats git perl python3 python3-ply groff-base
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)
@@ -43,7 +43,7 @@ FRAGMENTS := $(sort $(wildcard kconfig/*.config)) \
 GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh bench/guest.sh \
 	$(wildcard bats/*.bats bats/*.bash bats/boot/*.bats bats/stress/*.bats bats/harness/fixtures/*)
 
-.PHONY: all deps kernel image check stress fuzz demo bench series-check clean
+.PHONY: all deps kernel image check stress fuzz demo bench series-check refresh-patches help clean
 all: image
 
 # Install what is missing, Debian packages only; a no-op when all are there.
@@ -73,6 +73,13 @@ $(SRC)/.pristine: | deps
 $(SRC)/.applied: $(SRC)/.pristine patches/series $(PATCHES) patches/apply.sh
 	@patches/apply.sh $(SRC) patches/series
 	@touch $@
+
+# The edit loop: commit in build/linux, then write patches/ from those
+# commits (git format-patch on top of "pristine"). The tree already holds
+# the series, so it is not applied again.
+refresh-patches: | $(SRC)/.pristine
+	@patches/refresh.sh $(SRC) patches
+	@touch $(SRC)/.applied
 
 $(KOBJ)/.config: $(SRC)/.applied $(FRAGMENTS) kconfig/merge.sh
 	@mkdir -p $(KOBJ)
