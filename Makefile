@@ -40,8 +40,8 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)
 FRAGMENTS := $(sort $(wildcard kconfig/*.config)) \
 	$(if $(filter 1,$(SANITIZE)),$(wildcard kconfig/sanitize/*.config))
-GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh bench/guest.sh \
-	$(wildcard bats/*.bats bats/*.bash bats/boot/*.bats bats/stress/*.bats bats/harness/fixtures/*)
+GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh initramfs/pci.sh bench/guest.sh \
+	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/harness/fixtures/*)
 
 .PHONY: all deps kernel image check stress fuzz demo bench series-check refresh-patches help clean
 all: image

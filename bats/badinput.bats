@@ -36,9 +36,9 @@ BAD_RANGES=(
 @test "badinput: the largest accepted values are accepted" {
 	set_ranges "0xfffffffffffffffe 1"
 	add_ranges "0x0 0xffffffffffffffff"
-	[ "$(cat "$MMIOTRACE/ranges")" = "0x0 0xffffffffffffffff" ]
+	assert_ranges "0x0 0xffffffffffffffff"
 	set_ranges "0 1"
-	[ "$(cat "$MMIOTRACE/ranges")" = "0x0 0x1" ]
+	assert_ranges "0x0 0x1"
 }
 
 @test "badinput: toggles take exactly 0 or 1" {
@@ -52,15 +52,17 @@ BAD_RANGES=(
 	[ "$(cat "$MMIOTRACE/maps_only")" = 0 ]
 }
 
-@test "badinput: stats is read-only" {
-	run sh -c "echo 0 > $MMIOTRACE/stats"
-	[ "$status" -ne 0 ]
-	[ "$(stat_of pages_armed)" = 0 ]
+@test "badinput: stats and mappings are read-only" {
+	for file in stats mappings; do
+		run sh -c "echo 0 > $MMIOTRACE/$file"
+		[ "$status" -ne 0 ]
+	done
+	assert_stat armed_bytes 0
 }
 
 @test "badinput: other users get EACCES on every control file" {
 	for file in "$MMIOTRACE/ranges" "$MMIOTRACE/trace_pc" "$MMIOTRACE/trace_isa" \
-		"$MMIOTRACE/maps_only" "$MMIOTRACE/stats"; do
+		"$MMIOTRACE/maps_only" "$MMIOTRACE/stats" "$MMIOTRACE/mappings"; do
 		run as_nobody "cat $file"
 		[ "$status" -ne 0 ]
 		[ "$(errno_of "$output")" = EACCES ] || { echo "$file: $output"; false; }
@@ -71,6 +73,6 @@ BAD_RANGES=(
 	run as_nobody "echo hi > /proc/mmio-marker"
 	[ "$(errno_of "$output")" = EACCES ]
 	assert_events ""
-	[ "$(cat "$MMIOTRACE/ranges")" = "0x1000 0x1000
-0x100000 0x10" ]
+	assert_ranges "0x1000 0x1000
+0x100000 0x10"
 }

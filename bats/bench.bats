@@ -13,5 +13,5 @@ load helpers
 		buffer_size_kb; do
 		echo "$output" | grep -Eq "^RESULT $name [0-9]+$" || { echo "no $name"; false; }
 	done
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat armed_bytes 0
 }

@@ -33,6 +33,6 @@ writer() { # writer SET ROUNDS
 	[ "$final" = "$expect_a" ] || [ "$final" = "$expect_b" ]
 	touch_dev unmap edu
 	tracer_off
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat armed_bytes 0
 	assert_dmesg_clean
 }

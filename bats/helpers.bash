@@ -5,6 +5,12 @@ TRACING=/sys/kernel/tracing
 MMIOTRACE=/sys/kernel/debug/mmiotrace
 TOUCH=/sys/kernel/debug/mmiotouch
 MODULES=/opt/mmio/modules
+PAGE_TABLES=/sys/kernel/debug/page_tables/kernel
+# Records for the device oracle, compared with QEMU's own log after the
+# boot (bats/harness/oracle.py).
+ORACLE=/dev/ttyS2
+
+. /opt/mmio/pci.sh
 
 # Every test starts from the defaults and puts them back afterwards. A file
 # that needs more defines its own setup/teardown and calls these.
@@ -35,14 +41,33 @@ touch_value() {
 	cat "$TOUCH/value"
 }
 
+# touch_virt TARGET: the virtual address of the test module's mapping.
+touch_virt() {
+	awk -v target="$1" '$1 == target { print $2 }' "$TOUCH/mapped"
+}
+
+# mapping_id PHYS: the id of the newest live mapping of PHYS (mappings file).
+mapping_id() {
+	awk -v phys="$1" '$2 == phys { id = $1 } END { print id }' "$MMIOTRACE/mappings"
+}
+
+# The buffer size the guest booted with, to put back after a test; before
+# any tracer expanded it, the file reads "7 (expanded: 1408)".
+BUFFER_SIZE_FILE=/tmp/mmio-buffer_size_kb
+[ -s "$BUFFER_SIZE_FILE" ] ||
+	sed -E 's/.*expanded: ([0-9]+).*/\1/' "$TRACING/buffer_size_kb" > "$BUFFER_SIZE_FILE"
+
 # Unmap whatever a test left mapped, turn the tracer off and put every
 # control back to its default.
 reset_state() {
 	local target
-	for target in edu vga isa; do
+	for target in edu vga ivshmem isa; do
 		echo "unmap $target" > "$TOUCH/ctl" 2>/dev/null || true
 	done
 	echo nop > "$TRACING/current_tracer"
+	echo 1 > "$TRACING/tracing_on"
+	echo 1 > "$TRACING/options/overwrite"
+	cat "$BUFFER_SIZE_FILE" > "$TRACING/buffer_size_kb"
 	if [ -d "$MMIOTRACE" ]; then
 		: > "$MMIOTRACE/ranges"
 		echo 0 > "$MMIOTRACE/trace_pc"
@@ -66,9 +91,29 @@ add_ranges() {
 	printf '%s\n' "$1" >> "$MMIOTRACE/ranges"
 }
 
+# assert_ranges EXPECTED: the set reads back as exactly these lines.
+assert_ranges() {
+	local actual
+	actual=$(cat "$MMIOTRACE/ranges")
+	if [ "$actual" != "$1" ]; then
+		printf 'expected ranges:\n%s\nactual ranges:\n%s\n' "$1" "$actual"
+		return 1
+	fi
+}
+
 # stat_of NAME: one counter from the stats file.
 stat_of() {
 	awk -v key="$1" '$1 == key { print $2; found = 1 } END { exit !found }' "$MMIOTRACE/stats"
+}
+
+# assert_stat NAME EXPECTED: one counter has this value.
+assert_stat() {
+	local actual
+	actual=$(stat_of "$1") || { echo "stats has no counter '$1'"; return 1; }
+	if [ "$actual" != "$2" ]; then
+		echo "stat $1: expected $2, actual $actual"
+		return 1
+	fi
 }
 
 # assert_edu_read_traced: a read of edu's identification register, made
@@ -91,6 +136,7 @@ errno_of() {
 	*"Permission denied"*) echo EACCES ;;
 	*"Cannot allocate memory"*) echo ENOMEM ;;
 	*"Device or resource busy"*) echo EBUSY ;;
+	*"Bad file descriptor"*) echo EBADF ;;
 	*) echo "unknown($1)" ;;
 	esac
 }
@@ -121,21 +167,6 @@ as_nobody() {
 	su -s /bin/sh nobody -c "$1"
 }
 
-# pci_bar0 VENDOR DEVICE: physical start of the device's BAR0, as 0x%x.
-pci_bar0() {
-	local dev
-	for dev in /sys/bus/pci/devices/*; do
-		if [ "$(cat "$dev/vendor")" = "$1" ] && [ "$(cat "$dev/device")" = "$2" ]; then
-			printf '0x%x\n' "$(head -n 1 "$dev/resource" | cut -d' ' -f1)"
-			return 0
-		fi
-	done
-	return 1
-}
-
-edu_bar0() { pci_bar0 0x1234 0x11e8; }
-vga_bar0() { pci_bar0 0x1234 0x1111; }
-
 tracer_on() {
 	echo mmiotrace > "$TRACING/current_tracer"
 }
@@ -144,12 +175,18 @@ tracer_off() {
 	echo nop > "$TRACING/current_tracer"
 }
 
-# The events in the trace buffer, timestamps removed so that lines compare
-# exactly: "R 4 1 0xfebf0000 0x10000ed 0x0 0", "MAP 1 0x... 0x... 0x1000 0x0 0".
-trace_events() {
-	grep -E '^(R|W|UNKNOWN|MAP|UNMAP|MARK) ' "$TRACING/trace" |
+# strip_timestamps: trace lines with their timestamps removed, so that
+# they compare exactly: "R 4 1 0xfebf0000 0x10000ed 0x0 0",
+# "MAP 1 0x... 0x... 0x1000 0x0 0".
+strip_timestamps() {
+	grep -E '^(R|W|UNKNOWN|MAP|UNMAP|MARK) ' |
 		sed -E -e 's/^([RW]) ([0-9]+) [0-9]+\.[0-9]{6} /\1 \2 /' \
 			-e 's/^(UNKNOWN|MAP|UNMAP|MARK) [0-9]+\.[0-9]{6} /\1 /'
+}
+
+# The events in the trace buffer, without timestamps.
+trace_events() {
+	strip_timestamps < "$TRACING/trace"
 }
 
 # read_map PHYS: sets ID and VIRT from the newest MAP event of that
@@ -175,7 +212,9 @@ assert_events() {
 	fi
 }
 
-SPLATS='WARNING:|BUG:|Oops|Call Trace|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context'
+# The patterns of kernel messages that fail a run, one extended regular
+# expression per line; verdict.sh uses the same file for the whole boot.
+SPLATS=/opt/mmio/bats/splats.ere
 
 # dmesg_mark, then assert_dmesg_clean: no splat in what the kernel logged since.
 dmesg_mark() {
@@ -183,8 +222,56 @@ dmesg_mark() {
 }
 
 assert_dmesg_clean() {
-	if dmesg | tail -n +"$((DMESG_LINES + 1))" | grep -E "$SPLATS"; then
+	if dmesg | tail -n +"$((DMESG_LINES + 1))" | grep -E -f "$SPLATS"; then
 		echo "the kernel log shows a splat"
 		return 1
 	fi
+}
+
+# oracle_record NAME PHYS SIZE MIN_WIDTH: hand the R/W events of each CPU's
+# buffer inside [PHYS, PHYS + SIZE) to the device oracle, which compares
+# them with QEMU's record of the accesses that reached the device. Events
+# narrower than MIN_WIDTH are left out: the device refuses them, so QEMU
+# records none. Call it while the buffer still holds the events.
+oracle_record() {
+	local name=$1 phys=$2 size=$3 min_width=$4 cpu
+	{
+		echo "ORACLE BEGIN $name $phys $size $min_width"
+		for cpu in "$TRACING"/per_cpu/cpu*; do
+			echo "CPU ${cpu##*cpu}"
+			strip_timestamps < "$cpu/trace" | awk -v lo="$(($phys))" -v hi="$(($phys + $size))" \
+				-v min="$min_width" '
+				($1 == "R" || $1 == "W") && $2 >= min && $4 + 0 >= lo && $4 + 0 < hi {
+					print $1, $2, $4, $5
+				}'
+		done
+		echo "ORACLE END $name"
+	} > "$ORACLE"
+}
+
+# The kernel's page-table dump prints addresses as 0x and 16 hex digits:
+# printed so, addresses compare as strings, which awk can do exactly.
+hex16() {
+	printf '0x%016x\n' "$(($1))"
+}
+
+# page_level VIRT: the level of the page-table leaf that maps VIRT, as the
+# kernel's page-table dump names it: "pte", "pmd" or "pud".
+page_level() {
+	awk -v va="$(hex16 "$1")" '
+		$1 ~ /^0x/ {
+			split($1, span, "-")
+			# Concatenation makes them strings: no numeric comparison.
+			if (span[1] "" <= va "" && va "" < span[2] "") { print $NF; exit }
+		}' "$PAGE_TABLES"
+}
+
+# page_entries START END: the page-table dump's lines for [START, END), to
+# compare before and after tracing (sizes, levels and flags).
+page_entries() {
+	awk -v lo="$(hex16 "$1")" -v hi="$(hex16 "$2")" '
+		$1 ~ /^0x/ {
+			split($1, span, "-")
+			if (span[2] "" > lo "" && span[1] "" < hi "") print
+		}' "$PAGE_TABLES"
 }

@@ -24,16 +24,16 @@ R 4 $ID 0xa0000 $value 0x0 0"
 	touch_dev read isa 4 0x0
 	touch_dev unmap isa
 	assert_events ""
-	[ "$(stat_of maps_ignored)" = 1 ]
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat maps_ignored 1
+	assert_stat armed_bytes 0
 }
 
 @test "isa: switching it off while tracing disarms a live ISA mapping" {
 	tracer_on
 	touch_dev map isa
-	[ "$(stat_of pages_armed)" = 1 ]
+	assert_stat armed_bytes 4096
 	echo 0 > "$MMIOTRACE/trace_isa"
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat armed_bytes 0
 	touch_dev read isa 4 0x0
 	touch_dev unmap isa
 	read_map 0xa0000

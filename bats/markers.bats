@@ -14,7 +14,7 @@ MARKER=/proc/mmio-marker
 	assert_events "MARK driver init done
 MARK driver init done
 MARK no newline"
-	[ "$(stat_of mark)" = 2 ]
+	assert_stat mark 2
 }
 
 @test "markers: 1024 characters are accepted, 1025 are EINVAL" {
@@ -33,11 +33,20 @@ MARK no newline"
 	assert_write_fails EINVAL "$MARKER" 'two\n\n'
 	assert_write_fails EINVAL "$MARKER" 'nul\0byte\n'
 	assert_events ""
-	[ "$(stat_of mark)" = 0 ]
+	assert_stat mark 0
 }
 
 @test "markers: a write while mmiotrace is not the tracer is ENODEV" {
 	assert_write_fails ENODEV "$MARKER" 'nobody listens\n'
 	tracer_on
 	assert_events ""
+}
+
+@test "markers: a write while tracing_on is 0 is EBADF and logs nothing" {
+	tracer_on
+	echo 0 > "$TRACING/tracing_on"
+	assert_write_fails EBADF "$MARKER" 'not recording\n'
+	echo 1 > "$TRACING/tracing_on"
+	assert_events ""
+	assert_stat mark 0
 }

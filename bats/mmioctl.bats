@@ -27,19 +27,19 @@ edu_bdf() {
 	[ "$output" = "0x1000 0x1
 0xe0000000 0x4000" ]
 	mmioctl del 0xe0001000 4k
-	[ "$(cat "$MMIOTRACE/ranges")" = "0x1000 0x1
+	assert_ranges "0x1000 0x1
 0xe0000000 0x1000
-0xe0002000 0x2000" ]
+0xe0002000 0x2000"
 	mmioctl clear
-	[ "$(cat "$MMIOTRACE/ranges")" = "" ]
+	assert_ranges ""
 }
 
 @test "mmioctl: add-pci adds the edu BAR" {
 	mmioctl add-pci "$(edu_bdf)"
-	[ "$(cat "$MMIOTRACE/ranges")" = "$EDU 0x100000" ]
+	assert_ranges "$EDU 0x100000"
 	mmioctl clear
 	mmioctl add-pci "$(edu_bdf)" 0
-	[ "$(cat "$MMIOTRACE/ranges")" = "$EDU 0x100000" ]
+	assert_ranges "$EDU 0x100000"
 }
 
 @test "mmioctl: on, mark and off give a trace of the edu accesses" {
@@ -80,7 +80,7 @@ MARK after read"
 	[[ "$output" == *"ranges:
   0x1000 0x1000"* ]]
 	[[ "$output" == *"trace_isa: 1"* ]]
-	[[ "$output" == *"  pages_armed 0"* ]]
+	[[ "$output" == *"  armed_bytes 0"* ]]
 	echo "$output" | grep -Eq '^buffer_size_kb: [0-9]+$'
 }
 
@@ -116,15 +116,15 @@ MARK after read"
 	[ "$status" = 2 ]
 	run mmioctl mark "$(printf 'a\nb')"
 	[ "$status" = 2 ]
-	[ "$(cat "$MMIOTRACE/ranges")" = "" ]
+	assert_ranges ""
 }
 
 @test "mmioctl: kernel refusals exit 1 with the path and strerror" {
 	run mmioctl mark "tracer is off"
 	[ "$status" = 1 ]
 	[ "$output" = "mmioctl: /proc/mmio-marker: No such device" ]
-	lines=$(for i in $(seq 0 1023); do printf '0x%x 1\n' $((i * 2)); done)
-	printf '%s\n' "$lines" > "$MMIOTRACE/ranges"
+	set_text=$(for i in $(seq 0 1023); do printf '0x%x 1\n' $((i * 2)); done)
+	printf '%s\n' "$set_text" > "$MMIOTRACE/ranges"
 	run mmioctl add 0x100000 1
 	[ "$status" = 1 ]
 	[ "$output" = "mmioctl: $MMIOTRACE/ranges: No space left on device" ]
@@ -137,5 +137,5 @@ MARK after read"
 	run as_nobody "mmioctl add 0x1000 4k"
 	[ "$status" = 1 ]
 	[[ "$output" == *"Permission denied"* ]]
-	[ "$(cat "$MMIOTRACE/ranges")" = "" ]
+	assert_ranges ""
 }

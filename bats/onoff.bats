@@ -17,6 +17,7 @@ R 4 $ID $EDU 0x10000ed 0x0 0
 W 4 $ID $(hex EDU+4) 0x12345678 0x0 0
 R 4 $ID $(hex EDU+4) 0xedcba987 0x0 0
 UNMAP $ID 0x0 0"
+	oracle_record onoff-edu "$EDU" 0x1000 4
 }
 
 @test "onoff: nothing is traced once the tracer is off" {
@@ -48,13 +49,13 @@ R 8 $ID $EDU $value 0x0 0"
 		tracer_on
 		touch_dev map edu
 		touch_dev read edu 4 0x0
-		[ "$(stat_of pages_armed)" = 1 ]
+		assert_stat armed_bytes 4096
 		# Every other cycle leaves the mapping live for disable to purge.
 		if [ $((cycle % 2)) = 0 ]; then
 			touch_dev unmap edu
 		fi
 		tracer_off
-		[ "$(stat_of pages_armed)" = 0 ]
+		assert_stat armed_bytes 0
 		touch_dev unmap edu 2>/dev/null || true
 	done
 	assert_dmesg_clean
@@ -63,7 +64,7 @@ R 8 $ID $EDU $value 0x0 0"
 @test "onoff: the controls exist and can be set while the tracer is off" {
 	set_ranges "$EDU 4k"
 	echo 1 > "$MMIOTRACE/trace_pc"
-	[ "$(cat "$MMIOTRACE/ranges")" = "$EDU 0x1000" ]
+	assert_ranges "$EDU 0x1000"
 	[ "$(cat "$MMIOTRACE/trace_pc")" = 1 ]
 	tracer_on
 	touch_dev map edu

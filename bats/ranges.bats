@@ -25,21 +25,21 @@ ranges() {
 R 4 $ID $EDU 0x10000ed 0x0 0
 W 4 $ID $(hex EDU+4) 0x1 0x0 0
 UNMAP $ID 0x0 0"
-	[ "$(stat_of maps_seen)" = 2 ]
-	[ "$(stat_of maps_ignored)" = 1 ]
+	assert_stat maps_seen 2
+	assert_stat maps_ignored 1
 }
 
 @test "ranges: '>' replaces the set" {
 	set_ranges "0x1000 4k"
 	set_ranges "0x10000 0x100"
-	[ "$(ranges)" = "0x10000 0x100" ]
+	assert_ranges "0x10000 0x100"
 }
 
 @test "ranges: '>>' adds, and the set reads back sorted" {
 	set_ranges "0x10000 0x100"
 	add_ranges "0x1000 4k"
-	[ "$(ranges)" = "0x1000 0x1000
-0x10000 0x100" ]
+	assert_ranges "0x1000 0x1000
+0x10000 0x100"
 }
 
 @test "ranges: overlapping and adjacent ranges merge" {
@@ -48,20 +48,20 @@ UNMAP $ID 0x0 0"
 0x2800 0x1000
 0x8000 16"
 	add_ranges "0x7ff0 0x10"
-	[ "$(ranges)" = "0x1000 0x2800
-0x7ff0 0x20" ]
+	assert_ranges "0x1000 0x2800
+0x7ff0 0x20"
 }
 
 @test "ranges: '!' removes a span, splitting a range" {
 	set_ranges "0x1000 0x3000"
 	add_ranges "!0x2000 0x1000"
-	[ "$(ranges)" = "0x1000 0x1000
-0x3000 0x1000" ]
+	assert_ranges "0x1000 0x1000
+0x3000 0x1000"
 	add_ranges "!0x800 0x1000"
-	[ "$(ranges)" = "0x1800 0x800
-0x3000 0x1000" ]
+	assert_ranges "0x1800 0x800
+0x3000 0x1000"
 	add_ranges "!0x0 1G"
-	[ "$(ranges)" = "" ]
+	assert_ranges ""
 }
 
 @test "ranges: sizes take k/M/G suffixes, decimal and hex" {
@@ -69,10 +69,10 @@ UNMAP $ID 0x0 0"
 0x100000 1M
 0x100000000 2G
 0x10000 0x10"
-	[ "$(ranges)" = "0x1000 0x400
+	assert_ranges "0x1000 0x400
 0x10000 0x10
 0x100000 0x100000
-0x100000000 0x80000000" ]
+0x100000000 0x80000000"
 }
 
 @test "ranges: what a read prints writes back unchanged" {
@@ -81,9 +81,9 @@ UNMAP $ID 0x0 0"
 0xfea00000 1M"
 	saved=$(ranges)
 	: > "$MMIOTRACE/ranges"
-	[ "$(ranges)" = "" ]
+	assert_ranges ""
 	printf '%s\n' "$saved" > "$MMIOTRACE/ranges"
-	[ "$(ranges)" = "$saved" ]
+	assert_ranges "$saved"
 }
 
 @test "ranges: a line split across two writes is put together" {
@@ -92,24 +92,24 @@ UNMAP $ID 0x0 0"
 	printf '00 4k\n0x8000 ' >&5
 	printf '16\n' >&5
 	exec 5>&-
-	[ "$(ranges)" = "0x1000 0x1000
-0x8000 0x10" ]
+	assert_ranges "0x1000 0x1000
+0x8000 0x10"
 }
 
 @test "ranges: an unterminated last line is applied on close" {
 	printf '0x1000 4k' > "$MMIOTRACE/ranges"
-	[ "$(ranges)" = "0x1000 0x1000" ]
+	assert_ranges "0x1000 0x1000"
 }
 
 @test "ranges: the set holds 1024 ranges, one more is ENOSPC and changes nothing" {
-	lines=$(for i in $(seq 0 1023); do printf '0x%x 1\n' $((i * 2)); done)
-	printf '%s\n' "$lines" > "$MMIOTRACE/ranges"
+	set_text=$(for i in $(seq 0 1023); do printf '0x%x 1\n' $((i * 2)); done)
+	printf '%s\n' "$set_text" > "$MMIOTRACE/ranges"
 	[ "$(ranges | wc -l)" = 1024 ]
 	assert_write_fails ENOSPC "$MMIOTRACE/ranges" '0x10000 1\n'
 	# Removing from inside a range also needs a slot.
 	set_ranges "0x0 0x10000"
-	lines=$(for i in $(seq 1 1023); do printf '0x%x 1\n' $((0x10000 + i * 2)); done)
-	printf '%s\n' "$lines" >> "$MMIOTRACE/ranges"
+	set_text=$(for i in $(seq 1 1023); do printf '0x%x 1\n' $((0x10000 + i * 2)); done)
+	printf '%s\n' "$set_text" >> "$MMIOTRACE/ranges"
 	assert_write_fails ENOSPC "$MMIOTRACE/ranges" '!0x100 1\n'
 }
 
@@ -118,14 +118,14 @@ UNMAP $ID 0x0 0"
 	tracer_on
 	touch_dev map edu
 	touch_dev read edu 4 0x0
-	[ "$(stat_of pages_armed)" = 1 ]
+	assert_stat armed_bytes 4096
 	# Narrow to a page the mapping does not cover: it is disarmed.
 	set_ranges "$(hex EDU+0x1000) 4k"
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat armed_bytes 0
 	touch_dev read edu 4 0x0
 	# Widen again: armed and logged once more.
 	add_ranges "$EDU 16"
-	[ "$(stat_of pages_armed)" = 1 ]
+	assert_stat armed_bytes 4096
 	touch_dev write edu 4 0x4 0x5
 	touch_dev unmap edu
 	read_map "$EDU"
@@ -140,7 +140,7 @@ UNMAP $ID 0x0 0"
 	tracer_on
 	touch_dev map edu
 	touch_dev read edu 4 0x0
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat armed_bytes 0
 	[ -z "$(trace_events)" ]
 	add_ranges "$EDU 4k"
 	touch_dev read edu 4 0x0

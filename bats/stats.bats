@@ -12,7 +12,7 @@ count_events() {
 	run cat "$MMIOTRACE/stats"
 	[ "$status" = 0 ]
 	keys=$(echo "$output" | awk '{ print $1 }' | tr '\n' ' ')
-	[ "$keys" = "read write unknown map unmap mark faults_outside maps_seen maps_traced maps_ignored lost pages_armed " ]
+	[ "$keys" = "read write unknown map unmap mark faults_outside stepped maps_seen maps_traced maps_ignored arm_failed nested lost armed_leaves armed_bytes maps_unrecorded " ]
 	echo "$output" | grep -Evq '^[a-z_]+ [0-9]+$' && false || true
 }
 
@@ -29,32 +29,86 @@ count_events() {
 	echo "two" > /proc/mmio-marker
 	touch_dev unmap edu
 	touch_dev unmap vga
-	[ "$(stat_of read)" = "$(count_events R)" ]
-	[ "$(stat_of write)" = "$(count_events W)" ]
-	[ "$(stat_of map)" = "$(count_events MAP)" ]
-	[ "$(stat_of unmap)" = "$(count_events UNMAP)" ]
-	[ "$(stat_of mark)" = "$(count_events MARK)" ]
-	[ "$(stat_of read)" = 5 ]
-	[ "$(stat_of write)" = 3 ]
-	[ "$(stat_of map)" = 1 ]
-	[ "$(stat_of unmap)" = 1 ]
-	[ "$(stat_of mark)" = 2 ]
-	[ "$(stat_of faults_outside)" = 7 ]
-	[ "$(stat_of maps_seen)" = 2 ]
-	[ "$(stat_of maps_traced)" = 1 ]
-	[ "$(stat_of maps_ignored)" = 1 ]
-	[ "$(stat_of lost)" = 0 ]
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat read "$(count_events R)"
+	assert_stat write "$(count_events W)"
+	assert_stat map "$(count_events MAP)"
+	assert_stat unmap "$(count_events UNMAP)"
+	assert_stat mark "$(count_events MARK)"
+	assert_stat read 5
+	assert_stat write 3
+	assert_stat map 1
+	assert_stat unmap 1
+	assert_stat mark 2
+	assert_stat faults_outside 7
+	assert_stat maps_seen 2
+	assert_stat maps_traced 1
+	assert_stat maps_ignored 1
+	assert_stat lost 0
+	assert_stat armed_bytes 0
 }
 
 @test "stats: enabling the tracer resets the counters" {
 	tracer_on
 	touch_dev map edu
 	touch_dev read edu 4 0x0
-	[ "$(stat_of read)" = 1 ]
+	assert_stat read 1
 	tracer_off
-	[ "$(stat_of read)" = 1 ]
+	assert_stat read 1
 	tracer_on
-	[ "$(stat_of read)" = 0 ]
-	[ "$(stat_of maps_seen)" = 0 ]
+	assert_stat read 0
+	assert_stat maps_seen 0
+}
+
+# fill_small_buffer: a 64k buffer per CPU, and 5000 traced reads on CPU 0.
+fill_small_buffer() {
+	echo 64 > "$TRACING/buffer_size_kb"
+	set_ranges "$EDU 4"
+	tracer_on
+	touch_dev map edu
+	taskset -c 0 sh -c "echo 'repeat 5000 read edu 4 0x0' > $TOUCH/ctl"
+}
+
+# The events still in the buffer and the lost ones are all the events
+# logged: the 5000 reads and the MAP event.
+assert_reads_accounted() {
+	in_buffer=$(trace_events | grep -c . || true)
+	lost=$(stat_of lost)
+	echo "# $in_buffer events in the buffer, $lost lost" >&3
+	[ "$lost" -gt 0 ]
+	[ $((in_buffer + lost)) = 5001 ] || { echo "$in_buffer in the buffer + $lost lost != 5001"; false; }
+}
+
+@test "stats: lost counts the events the buffer overwrote, and is reset only at enable" {
+	fill_small_buffer
+	assert_stat read 5000
+	assert_reads_accounted
+	# Refused while tracing_on is 0: neither lost nor marks.
+	echo 0 > "$TRACING/tracing_on"
+	for i in 1 2 3; do
+		assert_write_fails EBADF /proc/mmio-marker 'while off\n'
+	done
+	touch_dev read edu 4 0x0
+	assert_stat lost "$lost"
+	assert_stat mark 0
+	assert_stat read 5000
+	# tracing_on 0 -> 1 clears the buffer, not the counters.
+	echo 1 > "$TRACING/tracing_on"
+	assert_stat lost "$lost"
+	assert_stat read 5000
+	touch_dev unmap edu
+	tracer_off
+	assert_stat lost "$lost"
+	assert_stat read 5000
+	tracer_on
+	assert_stat lost 0
+	assert_stat read 0
+	tracer_off
+}
+
+@test "stats: lost counts the events a full buffer refused" {
+	echo 0 > "$TRACING/options/overwrite"
+	fill_small_buffer
+	assert_reads_accounted
+	assert_stat read $((in_buffer - 1))
+	tracer_off
 }

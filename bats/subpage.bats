@@ -18,17 +18,17 @@ load helpers
 W 4 $ID $(hex EDU+4) 0xabcd 0x0 0
 R 4 $ID $(hex EDU+0x10) $value 0x0 0"
 	# The page is armed, so the other three accesses were stepped and counted.
-	[ "$(stat_of pages_armed)" = 1 ]
-	[ "$(stat_of faults_outside)" = 3 ]
+	assert_stat armed_bytes 4096
+	assert_stat faults_outside 3
 }
 
 @test "subpage: only the pages of a mapping that meet the set are armed" {
 	set_ranges "$(hex EDU+0x2010) 16"
 	tracer_on
 	touch_dev map edu 0x0 0x4000
-	[ "$(stat_of pages_armed)" = 1 ]
+	assert_stat armed_bytes 4096
 	touch_dev read edu 4 0x0
-	[ "$(stat_of faults_outside)" = 0 ]
+	assert_stat faults_outside 0
 	touch_dev unmap edu
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat armed_bytes 0
 }

@@ -24,7 +24,7 @@ UNMAP $first 0x0 0
 MAP $second $EDU $virt2 0x1000 0x0 0
 R 4 $second $EDU 0x10000ed 0x0 0
 UNMAP $second 0x0 0"
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat armed_bytes 0
 }
 
 @test "unmap: removing the range of a live mapping stops R/W but keeps UNMAP" {
@@ -49,8 +49,8 @@ UNMAP $ID 0x0 0"
 	tracer_on
 	touch_dev map edu
 	touch_dev map vga
-	[ "$(stat_of pages_armed)" = 2 ]
+	assert_stat armed_bytes 8192
 	tracer_off
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat armed_bytes 0
 	dmesg | grep -q 'purging non-iounmapped trace'
 }

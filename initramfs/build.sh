@@ -33,6 +33,7 @@ GROUP
 
 install -m 0755 "$top/initramfs/init" init
 install -m 0755 "$top/initramfs/demo.sh" opt/mmio/demo.sh
+install -m 0644 "$top/initramfs/pci.sh" opt/mmio/pci.sh
 cp -a "$top/bats" "$top/bench" opt/mmio/
 rm -rf opt/mmio/bats/module opt/mmio/bats/tools
 for f in "$@"; do

@@ -22,7 +22,7 @@ teardown() {
 	[ "$(cat "$MMIOTRACE/trace_pc")" = 1 ]
 	[ "$(cat "$MMIOTRACE/maps_only")" = 1 ]
 	[ "$(cat "$MMIOTRACE/trace_isa")" = 0 ]
-	[ "$(cat "$MMIOTRACE/ranges")" = "" ]
+	assert_ranges ""
 }
 
 @test "bootparams: nommiotrace logs maps only, filter_offset keeps other mappings out" {
@@ -33,7 +33,7 @@ teardown() {
 	touch_dev read vga 4 0x0
 	read_map "$EDU"
 	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0"
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat armed_bytes 0
 }
 
 @test "bootparams: the runtime files override the boot defaults" {

@@ -2,15 +2,17 @@
 # Judge one guest run made by initramfs/run-qemu.sh.
 # usage: verdict.sh OUTDIR LABEL
 # Prints one "ok"/"not ok" line per guest test and per harness check
-# (reported back, TAP plan complete, kernel log clean), prefixed by LABEL.
-# Exits 1 when anything failed, with the first reason on stderr.
+# (reported back, TAP plan complete, kernel log clean), prefixed by LABEL;
+# a failed test is followed by its "#" diagnostic lines (expected and
+# actual) and the log to open. Exits 1 when anything failed, with the
+# first reason on stderr.
 set -u
 outdir=$1 label=$2
 status=$(cat "$outdir/status" 2>/dev/null || echo missing)
+# Kernel messages that fail a run whatever the tests said; the guest's
+# per-test check uses the same list.
+splats=$(cd "$(dirname "$0")/.." && pwd)/splats.ere
 failed=0
-
-# Kernel messages that fail a run whatever the tests said.
-splats='WARNING:|BUG:|Oops|Call Trace|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|KASAN|UBSAN|kmemleak: .* new suspected'
 
 result() { # result OK|FAIL DESCRIPTION
 	if [ "$1" = OK ]; then
@@ -28,19 +30,32 @@ noreport*|missing) result FAIL "guest stopped without reporting back ($status)" 
 esac
 
 plan=$(grep -m1 -E '^1\.\.[0-9]+$' "$outdir/output.log" 2>/dev/null | cut -d. -f3)
-count=0
+count=0 diagnostics=0
+# A failed test's diagnostics end with the log that has the rest.
+end_diagnostics() {
+	[ "$diagnostics" = 1 ] && echo "# output: $outdir/output.log"
+	diagnostics=0
+}
 while IFS= read -r line; do
-	count=$((count + 1))
 	case $line in
+	"#"*)
+		[ "$diagnostics" = 1 ] && echo "$line"
+		continue ;;
 	"ok "*)
+		end_diagnostics
 		desc=$(echo "$line" | sed -E 's/^ok [0-9]+ //')
 		case $desc in
 		*"# skip"*) echo "ok - $label: $desc" ;;
 		*) result OK "$desc" ;;
 		esac ;;
-	*) result FAIL "$(echo "$line" | sed -E 's/^not ok [0-9]+ //')" ;;
+	*)
+		end_diagnostics
+		result FAIL "$(echo "$line" | sed -E 's/^not ok [0-9]+ //')"
+		diagnostics=1 ;;
 	esac
-done < <(grep -E '^(not )?ok [0-9]+' "$outdir/output.log" 2>/dev/null)
+	count=$((count + 1))
+done < <(grep -E '^((not )?ok [0-9]+|#)' "$outdir/output.log" 2>/dev/null)
+end_diagnostics
 
 if [ -z "$plan" ]; then
 	result FAIL "guest printed no TAP plan"
@@ -52,7 +67,7 @@ if [ "$status" != timeout ] && [ "${status%% *}" != noreport ] && [ "$status" !=
 	result FAIL "guest command exited with status $status"
 fi
 
-splat=$(grep -n -m1 -E "$splats" "$outdir/console.log" 2>/dev/null)
+splat=$(grep -n -m1 -E -f "$splats" "$outdir/console.log" 2>/dev/null)
 if [ -n "$splat" ]; then
 	result FAIL "guest kernel log clean (console.log:${splat})"
 else

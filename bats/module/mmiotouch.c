@@ -4,21 +4,44 @@
  * that the guest tests can compare mmiotrace's output with what was done.
  *
  * Targets (one mapping each at a time):
- *   edu  BAR0 of QEMU's edu device (1234:11e8)
- *   vga  BAR0 (framebuffer) of QEMU's std VGA (1234:1111)
- *   isa  the legacy VGA window in the ISA hole, physical 0xa0000
+ *   edu      BAR0 of QEMU's edu device (1234:11e8), 1M
+ *   vga      BAR0 (framebuffer) of QEMU's std VGA (1234:1111), 16M
+ *   ivshmem  BAR2 (shared memory) of QEMU's ivshmem-plain (1af4:1110)
+ *   isa      the legacy VGA window in the ISA hole, physical 0xa0000
  *
  * Commands, one per write to /sys/kernel/debug/mmiotouch/ctl:
  *   map TARGET [OFFSET SIZE]          ioremap a window (default 0 0x1000)
  *   unmap TARGET                      iounmap it
- *   read TARGET WIDTH OFFSET          WIDTH is 1, 2, 4 or 8 bytes
- *   write TARGET WIDTH OFFSET VALUE
+ *   read TARGET WIDTH OFFSET          readb/w/l/q: WIDTH is 1, 2, 4 or 8
+ *   write TARGET WIDTH OFFSET VALUE   writeb/w/l/q
  *   repeat COUNT read|write ...       the same access COUNT times
+ *   insn NAME TARGET OFFSET [VALUE]   one instruction of a given form, see
+ *                                     insn_forms[] (extensions, AH,
+ *                                     immediates)
+ *   string OP WIDTH DIR TARGET OFFSET COUNT
+ *                                     OP movs_in (MMIO to the buffer),
+ *                                     movs_out (buffer to MMIO) or stos
+ *                                     (the low bytes of VALUE, see fill),
+ *                                     DIR fwd or back; REP with COUNT
+ *                                     elements, or one element without REP
+ *                                     when COUNT is 0; OFFSET is the first
+ *                                     element, the highest one for back
+ *   copy WIDTH SRC SRC_OFFSET DST DST_OFFSET COUNT
+ *                                     REP MOVS from one mapping to another
+ *   fromio TARGET OFFSET LEN          memcpy_fromio() into the buffer
+ *   toio TARGET OFFSET LEN            memcpy_toio() from the buffer
+ *   setio TARGET OFFSET LEN BYTE      memset_io()
+ *   fill SEED                         buffer byte i = (SEED + i) & 0xff, and
+ *                                     the value STOS stores = SEED
+ *   remap COUNT TARGET                ioremap() and iounmap() 4k of TARGET
+ *                                     COUNT times (for make bench)
  *   warn | panic                      WARN() or panic() (harness self-tests)
  *
- * "value" holds the last value read, "elapsed_ns" the duration of the last
- * read/write/repeat command. Any malformed command fails with EINVAL and
- * changes nothing.
+ * "value" holds the last value read (for insn: the whole destination
+ * register afterwards), "elapsed_ns" the duration of the last
+ * read/write/repeat/remap command, "buffer" the bytes of the last movs_in
+ * or fromio in hex, "mapped" a "TARGET VIRT SIZE" line per mapped target.
+ * Any malformed command fails with EINVAL and changes nothing.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -29,6 +52,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -37,10 +61,14 @@
 #define DEFAULT_WINDOW	0x1000
 #define ISA_VGA_START	0xa0000
 #define ISA_VGA_SIZE	0x20000
+#define BUFFER_SIZE	4096
+/* What a register holds before an instruction that writes part of it. */
+#define REG_FILL	0x1122334455667788UL
 
 struct target {
 	const char *name;
 	unsigned short vendor, device;	/* PCI IDs, 0 for a fixed range */
+	int bar;
 	resource_size_t fixed_start, fixed_size;
 	void __iomem *base;		/* mapped window, NULL when unmapped */
 	resource_size_t size;
@@ -48,16 +76,23 @@ struct target {
 };
 
 static struct target targets[] = {
-	{ .name = "edu", .vendor = 0x1234, .device = 0x11e8 },
-	{ .name = "vga", .vendor = 0x1234, .device = 0x1111 },
+	{ .name = "edu", .vendor = 0x1234, .device = 0x11e8, .bar = 0 },
+	{ .name = "vga", .vendor = 0x1234, .device = 0x1111, .bar = 0 },
+	{ .name = "ivshmem", .vendor = 0x1af4, .device = 0x1110, .bar = 2 },
 	{ .name = "isa", .fixed_start = ISA_VGA_START,
 	  .fixed_size = ISA_VGA_SIZE },
 };
 
-/* Serializes all commands and protects targets[], last_value, elapsed_ns. */
+/*
+ * Serializes all commands and protects targets[], last_value, elapsed_ns,
+ * buffer, buffer_len and fill_seed.
+ */
 static DEFINE_MUTEX(touch_mutex);
 static u64 last_value;
 static u64 elapsed_ns;
+static u8 buffer[BUFFER_SIZE];
+static size_t buffer_len;
+static u64 fill_seed;
 static struct dentry *touch_dir;
 
 static struct target *find_target(const char *name)
@@ -70,7 +105,7 @@ static struct target *find_target(const char *name)
 	return NULL;
 }
 
-/* Physical extent of a target's region: its PCI BAR0 or the fixed range. */
+/* Physical extent of a target's region: its PCI BAR or the fixed range. */
 static int target_region(struct target *t, resource_size_t *start,
 			 resource_size_t *size)
 {
@@ -82,13 +117,13 @@ static int target_region(struct target *t, resource_size_t *start,
 	t->pdev = pci_get_device(t->vendor, t->device, NULL);
 	if (!t->pdev)
 		return -ENODEV;
-	if (!(pci_resource_flags(t->pdev, 0) & IORESOURCE_MEM)) {
+	if (!(pci_resource_flags(t->pdev, t->bar) & IORESOURCE_MEM)) {
 		pci_dev_put(t->pdev);
 		t->pdev = NULL;
 		return -ENODEV;
 	}
-	*start = pci_resource_start(t->pdev, 0);
-	*size = pci_resource_len(t->pdev, 0);
+	*start = pci_resource_start(t->pdev, t->bar);
+	*size = pci_resource_len(t->pdev, t->bar);
 	return 0;
 }
 
@@ -143,6 +178,33 @@ static int do_unmap(struct target *t)
 	return 0;
 }
 
+/* @len bytes at @offset of a mapped target, or an error. */
+static int target_span(const char *name, u64 offset, u64 len,
+		       void __iomem **p)
+{
+	struct target *t = find_target(name);
+
+	if (!t)
+		return -EINVAL;
+	if (!t->base)
+		return -ENXIO;
+	if (offset >= t->size || len > t->size - offset)
+		return -EINVAL;
+	*p = t->base + offset;
+	return 0;
+}
+
+/* The same, with the offset as a command gives it. */
+static int target_span_str(const char *name, const char *offset_str, u64 len,
+			   void __iomem **p)
+{
+	u64 offset;
+
+	if (kstrtou64(offset_str, 0, &offset))
+		return -EINVAL;
+	return target_span(name, offset, len, p);
+}
+
 static u64 access_once(void __iomem *p, unsigned int width, bool write,
 		       u64 value)
 {
@@ -175,44 +237,374 @@ static u64 access_once(void __iomem *p, unsigned int width, bool write,
 	return value;
 }
 
+static bool valid_width(unsigned int width)
+{
+	return width == 1 || width == 2 || width == 4 || width == 8;
+}
+
 /* argv: read|write TARGET WIDTH OFFSET [VALUE] */
 static int do_access(int argc, char **argv, u64 count)
 {
 	bool write = !strcmp(argv[0], "write");
 	unsigned int width;
 	u64 offset, value = 0, done;
-	struct target *t;
+	void __iomem *p;
 	ktime_t start;
+	int ret;
 
 	if (argc != (write ? 5 : 4) || (!write && strcmp(argv[0], "read")))
 		return -EINVAL;
-	t = find_target(argv[1]);
-	if (!t || kstrtouint(argv[2], 0, &width) || kstrtou64(argv[3], 0, &offset))
+	if (kstrtouint(argv[2], 0, &width) || !valid_width(width) ||
+	    kstrtou64(argv[3], 0, &offset))
 		return -EINVAL;
 	if (write && kstrtou64(argv[4], 0, &value))
 		return -EINVAL;
-	if (width != 1 && width != 2 && width != 4 && width != 8)
-		return -EINVAL;
 	if (offset % width || (width < 8 && value >> (8 * width)))
 		return -EINVAL;
-	if (!t->base)
-		return -ENXIO;
-	if (offset >= t->size || width > t->size - offset)
-		return -EINVAL;
+	ret = target_span_str(argv[1], argv[3], width, &p);
+	if (ret)
+		return ret;
 
 	start = ktime_get();
 	for (done = 0; done < count; done++)
-		value = access_once(t->base + offset, width, write, value);
+		value = access_once(p, width, write, value);
 	elapsed_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
 	if (!write)
 		last_value = value;
 	return 0;
 }
 
+/*
+ * One instruction of a known form, so that the tests can check how each
+ * is traced and what it leaves in its register. Reads start from a
+ * register holding REG_FILL, so that what an instruction keeps of it shows.
+ */
+static u64 insn_movb_ah(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("movb %1, %%ah" : "+a" (v) : "m" (*(u8 __force *)p));
+	return v;
+}
+
+static u64 insn_movb_from_ah(void __iomem *p, u64 v)
+{
+	v = (v & 0xff) << 8 | 0x77;
+	asm volatile("movb %%ah, %0" : "=m" (*(u8 __force *)p) : "a" (v));
+	return v;
+}
+
+static u64 insn_movw_keep(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("movw %1, %w0" : "+r" (v) : "m" (*(u16 __force *)p));
+	return v;
+}
+
+static u64 insn_movl_zext(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("movl %1, %k0" : "+r" (v) : "m" (*(u32 __force *)p));
+	return v;
+}
+
+static u64 insn_movzbq(void __iomem *p, u64 v)
+{
+	asm volatile("movzbq %1, %0" : "=r" (v) : "m" (*(u8 __force *)p));
+	return v;
+}
+
+static u64 insn_movzwq(void __iomem *p, u64 v)
+{
+	asm volatile("movzwq %1, %0" : "=r" (v) : "m" (*(u16 __force *)p));
+	return v;
+}
+
+static u64 insn_movzbw_keep(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("movzbw %1, %w0" : "+r" (v) : "m" (*(u8 __force *)p));
+	return v;
+}
+
+static u64 insn_movsbq(void __iomem *p, u64 v)
+{
+	asm volatile("movsbq %1, %0" : "=r" (v) : "m" (*(u8 __force *)p));
+	return v;
+}
+
+static u64 insn_movswq(void __iomem *p, u64 v)
+{
+	asm volatile("movswq %1, %0" : "=r" (v) : "m" (*(u16 __force *)p));
+	return v;
+}
+
+static u64 insn_movsbl_zext(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("movsbl %1, %k0" : "+r" (v) : "m" (*(u8 __force *)p));
+	return v;
+}
+
+static u64 insn_movb_imm(void __iomem *p, u64 v)
+{
+	asm volatile("movb $0x5a, %0" : "=m" (*(u8 __force *)p));
+	return 0x5a;
+}
+
+static u64 insn_movw_imm(void __iomem *p, u64 v)
+{
+	asm volatile("movw $0x1234, %0" : "=m" (*(u16 __force *)p));
+	return 0x1234;
+}
+
+static u64 insn_movl_imm(void __iomem *p, u64 v)
+{
+	asm volatile("movl $0x12345678, %0" : "=m" (*(u32 __force *)p));
+	return 0x12345678;
+}
+
+/* An imm32 sign-extended to 64 bits. */
+static u64 insn_movq_imm(void __iomem *p, u64 v)
+{
+	asm volatile("movq $-2, %0" : "=m" (*(u64 __force *)p));
+	return -2;
+}
+
+/* Not a MOV: kmmio single-steps it. */
+static u64 insn_orl_stepped(void __iomem *p, u64 v)
+{
+	asm volatile("orl $0x100, %0" : "+m" (*(u32 __force *)p));
+	return 0;
+}
+
+struct insn_form {
+	const char *name;
+	unsigned int width;		/* of the memory operand */
+	u64 (*run)(void __iomem *p, u64 value);
+};
+
+static const struct insn_form insn_forms[] = {
+	{ "movb_ah", 1, insn_movb_ah },
+	{ "movb_from_ah", 1, insn_movb_from_ah },
+	{ "movw_keep", 2, insn_movw_keep },
+	{ "movl_zext", 4, insn_movl_zext },
+	{ "movzbq", 1, insn_movzbq },
+	{ "movzwq", 2, insn_movzwq },
+	{ "movzbw_keep", 1, insn_movzbw_keep },
+	{ "movsbq", 1, insn_movsbq },
+	{ "movswq", 2, insn_movswq },
+	{ "movsbl_zext", 1, insn_movsbl_zext },
+	{ "movb_imm", 1, insn_movb_imm },
+	{ "movw_imm", 2, insn_movw_imm },
+	{ "movl_imm", 4, insn_movl_imm },
+	{ "movq_imm", 8, insn_movq_imm },
+	{ "orl_stepped", 4, insn_orl_stepped },
+};
+
+/* argv: insn NAME TARGET OFFSET [VALUE] */
+static int do_insn(int argc, char **argv)
+{
+	const struct insn_form *form = NULL;
+	void __iomem *p;
+	u64 value = 0;
+	int i, ret;
+
+	if (argc != 4 && argc != 5)
+		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(insn_forms); i++)
+		if (!strcmp(insn_forms[i].name, argv[1]))
+			form = &insn_forms[i];
+	if (!form || (argc == 5 && kstrtou64(argv[4], 0, &value)))
+		return -EINVAL;
+	ret = target_span_str(argv[2], argv[3], form->width, &p);
+	if (ret)
+		return ret;
+	last_value = form->run(p, value);
+	return 0;
+}
+
+/*
+ * REP MOVS or STOS of @count elements of @width bytes, or one element
+ * without REP when @count is 0. The asm strings need the width and the
+ * prefix spelled out.
+ */
+#define STRING_OP(insn)							\
+	asm volatile(insn : "+D" (dst), "+S" (src), "+c" (count)	\
+		     : "a" (value) : "memory")
+
+static void string_op(bool movs, unsigned int width, void *dst,
+		      const void *src, unsigned long count, u64 value)
+{
+	const bool rep = count;
+
+	switch (width | movs << 4 | rep << 5) {
+	case 1: STRING_OP("stosb"); break;
+	case 2: STRING_OP("stosw"); break;
+	case 4: STRING_OP("stosl"); break;
+	case 8: STRING_OP("stosq"); break;
+	case 0x11: STRING_OP("movsb"); break;
+	case 0x12: STRING_OP("movsw"); break;
+	case 0x14: STRING_OP("movsl"); break;
+	case 0x18: STRING_OP("movsq"); break;
+	case 0x21: STRING_OP("rep stosb"); break;
+	case 0x22: STRING_OP("rep stosw"); break;
+	case 0x24: STRING_OP("rep stosl"); break;
+	case 0x28: STRING_OP("rep stosq"); break;
+	case 0x31: STRING_OP("rep movsb"); break;
+	case 0x32: STRING_OP("rep movsw"); break;
+	case 0x34: STRING_OP("rep movsl"); break;
+	case 0x38: STRING_OP("rep movsq"); break;
+	}
+}
+
+/* The same, from the highest element down (the direction flag set). */
+static void string_op_back(bool movs, unsigned int width, void *dst,
+			   const void *src, unsigned long count, u64 value)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	asm volatile("std");
+	string_op(movs, width, dst, src, count, value);
+	asm volatile("cld");
+	local_irq_restore(flags);
+}
+
+static void fill_buffer(u64 seed)
+{
+	size_t i;
+
+	for (i = 0; i < BUFFER_SIZE; i++)
+		buffer[i] = seed + i;
+	fill_seed = seed;
+}
+
+/* argv: string OP WIDTH DIR TARGET OFFSET COUNT */
+static int do_string(int argc, char **argv)
+{
+	unsigned long count, elements;
+	unsigned int width;
+	bool movs, in, back;
+	u64 offset, len;
+	void __iomem *p;
+	u8 *mem;
+	int ret;
+
+	if (argc != 7 || kstrtouint(argv[2], 0, &width) || !valid_width(width) ||
+	    kstrtou64(argv[5], 0, &offset) || kstrtoul(argv[6], 0, &count))
+		return -EINVAL;
+	in = !strcmp(argv[1], "movs_in");
+	movs = in || !strcmp(argv[1], "movs_out");
+	back = !strcmp(argv[3], "back");
+	if ((!movs && strcmp(argv[1], "stos")) || (!back && strcmp(argv[3], "fwd")))
+		return -EINVAL;
+	elements = count ?: 1;
+	if (elements > BUFFER_SIZE / width)
+		return -EINVAL;
+	len = elements * width;
+	/* From the back, OFFSET is the highest element: start the span lower. */
+	if (back && offset < len - width)
+		return -EINVAL;
+	ret = target_span(argv[4], back ? offset - (len - width) : offset, len, &p);
+	if (ret)
+		return ret;
+
+	/* Each direction starts at its first element, in both memories. */
+	mem = (u8 __force *)p;
+	if (back)
+		mem += len - width;
+	if (in)
+		buffer_len = len;
+	if (back) {
+		if (in)
+			string_op_back(true, width, buffer + len - width, mem, count, 0);
+		else
+			string_op_back(movs, width, mem, buffer + len - width, count,
+				       fill_seed);
+	} else {
+		if (in)
+			string_op(true, width, buffer, mem, count, 0);
+		else
+			string_op(movs, width, mem, buffer, count, fill_seed);
+	}
+	return 0;
+}
+
+/* argv: copy WIDTH SRC SRC_OFFSET DST DST_OFFSET COUNT */
+static int do_copy(int argc, char **argv)
+{
+	void __iomem *src, *dst;
+	unsigned int width;
+	unsigned long count;
+	int ret;
+
+	if (argc != 7 || kstrtouint(argv[1], 0, &width) || !valid_width(width) ||
+	    kstrtoul(argv[6], 0, &count) || !count || count > BUFFER_SIZE)
+		return -EINVAL;
+	ret = target_span_str(argv[2], argv[3], count * width, &src);
+	if (!ret)
+		ret = target_span_str(argv[4], argv[5], count * width, &dst);
+	if (ret)
+		return ret;
+	string_op(true, width, (void __force *)dst, (void __force *)src, count, 0);
+	return 0;
+}
+
+/* argv: fromio|toio TARGET OFFSET LEN, setio TARGET OFFSET LEN BYTE */
+static int do_io_helper(int argc, char **argv)
+{
+	bool set = !strcmp(argv[0], "setio");
+	unsigned int byte = 0;
+	void __iomem *p;
+	u64 len;
+	int ret;
+
+	if (argc != (set ? 5 : 4) || kstrtou64(argv[3], 0, &len) || !len ||
+	    len > BUFFER_SIZE || (set && (kstrtouint(argv[4], 0, &byte) ||
+					  byte > 0xff)))
+		return -EINVAL;
+	ret = target_span_str(argv[1], argv[2], len, &p);
+	if (ret)
+		return ret;
+	if (set) {
+		memset_io(p, byte, len);
+	} else if (!strcmp(argv[0], "fromio")) {
+		memcpy_fromio(buffer, p, len);
+		buffer_len = len;
+	} else {
+		memcpy_toio(p, buffer, len);
+	}
+	return 0;
+}
+
+/* argv: remap COUNT TARGET */
+static int do_remap(int argc, char **argv)
+{
+	struct target *t;
+	u64 count, done;
+	ktime_t start;
+	int ret;
+
+	if (argc != 3 || kstrtou64(argv[1], 0, &count) || !count)
+		return -EINVAL;
+	t = find_target(argv[2]);
+	if (!t)
+		return -EINVAL;
+	start = ktime_get();
+	for (done = 0; done < count; done++) {
+		ret = do_map(t, 0, DEFAULT_WINDOW);
+		if (ret)
+			return ret;
+		do_unmap(t);
+	}
+	elapsed_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+	return 0;
+}
+
 static int run_command(int argc, char **argv)
 {
 	struct target *t;
-	u64 offset = 0, size = DEFAULT_WINDOW, count;
+	u64 offset = 0, size = DEFAULT_WINDOW, count, seed;
 
 	if (!argc)
 		return -EINVAL;
@@ -229,6 +621,23 @@ static int run_command(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "read") || !strcmp(argv[0], "write"))
 		return do_access(argc, argv, 1);
+	if (!strcmp(argv[0], "insn"))
+		return do_insn(argc, argv);
+	if (!strcmp(argv[0], "string"))
+		return do_string(argc, argv);
+	if (!strcmp(argv[0], "copy"))
+		return do_copy(argc, argv);
+	if (!strcmp(argv[0], "fromio") || !strcmp(argv[0], "toio") ||
+	    !strcmp(argv[0], "setio"))
+		return do_io_helper(argc, argv);
+	if (!strcmp(argv[0], "remap"))
+		return do_remap(argc, argv);
+	if (!strcmp(argv[0], "fill")) {
+		if (argc != 2 || kstrtou64(argv[1], 0, &seed))
+			return -EINVAL;
+		fill_buffer(seed);
+		return 0;
+	}
 	if (argc < 2)
 		return -EINVAL;
 	t = find_target(argv[1]);
@@ -293,6 +702,35 @@ static int value_get(void *data, u64 *val)
 DEFINE_DEBUGFS_ATTRIBUTE(value_fops, value_get, NULL, "0x%llx\n");
 DEFINE_DEBUGFS_ATTRIBUTE(elapsed_fops, value_get, NULL, "%llu\n");
 
+/* "buffer": the bytes of the last movs_in or fromio, in hex, one line. */
+static int buffer_show(struct seq_file *m, void *v)
+{
+	size_t i;
+
+	mutex_lock(&touch_mutex);
+	for (i = 0; i < buffer_len; i++)
+		seq_printf(m, "%s%02x", i ? " " : "", buffer[i]);
+	mutex_unlock(&touch_mutex);
+	seq_putc(m, '\n');
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(buffer);
+
+static int mapped_show(struct seq_file *m, void *v)
+{
+	int i;
+
+	mutex_lock(&touch_mutex);
+	for (i = 0; i < ARRAY_SIZE(targets); i++)
+		if (targets[i].base)
+			seq_printf(m, "%s 0x%lx 0x%llx\n", targets[i].name,
+				   (unsigned long)targets[i].base,
+				   (unsigned long long)targets[i].size);
+	mutex_unlock(&touch_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(mapped);
+
 static int __init mmiotouch_init(void)
 {
 	touch_dir = debugfs_create_dir("mmiotouch", NULL);
@@ -301,6 +739,8 @@ static int __init mmiotouch_init(void)
 				   &value_fops);
 	debugfs_create_file_unsafe("elapsed_ns", 0400, touch_dir, &elapsed_ns,
 				   &elapsed_fops);
+	debugfs_create_file("buffer", 0400, touch_dir, NULL, &buffer_fops);
+	debugfs_create_file("mapped", 0400, touch_dir, NULL, &mapped_fops);
 	return 0;
 }
 

@@ -39,7 +39,7 @@ use_devices() {
 	done
 	for pid in $pids; do wait "$pid"; done
 	tracer_off
-	[ "$(stat_of pages_armed)" = 0 ]
+	assert_stat armed_bytes 0
 	# Everything still works afterwards; flip_toggles left trace_pc at 0.
 	set_ranges "$EDU 4k"
 	tracer_on
