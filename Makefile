@@ -41,6 +41,7 @@ PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/seri
 FRAGMENTS := $(sort $(wildcard kconfig/*.config)) \
 	$(if $(filter 1,$(SANITIZE)),$(wildcard kconfig/sanitize/*.config))
 GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh initramfs/pci.sh bench/guest.sh \
+	README.md ctl-tool/mmioctl.bash-completion \
 	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/harness/fixtures/*)
 
 .PHONY: all deps kernel image check stress fuzz demo bench series-check refresh-patches help clean
@@ -136,8 +137,7 @@ endif
 FUZZER := $(BUILD)/ctl-tool/fuzz_parse
 $(FUZZER): ctl-tool/fuzz/fuzz_parse.c ctl-tool/parse.c ctl-tool/parse.h
 	@$(MAKE) -s deps PACKAGES=clang
-	@mkdir -p $(@D)
-	@clang -g -O1 -fsanitize=fuzzer,address,undefined -o $@ ctl-tool/fuzz/fuzz_parse.c ctl-tool/parse.c
+	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool fuzz
 
 # The corpus in the repository stays small: new finds go to build/.
 fuzz: $(FUZZER)
@@ -204,3 +204,14 @@ series-check: $(SRC)/.applied $(KOBJ)/.config
 
 clean:
 	rm -rf $(BUILD)
+
+help:
+	@echo "make demo            boot the guest, trace the edu device, print the trace"
+	@echo "make check           host tests, checkpatch, guest tests; ends 'N passed, N failed'"
+	@echo "make stress          check plus fuzzing and timed stress (SANITIZE=1 too)"
+	@echo "make bench [STOCK=1] timings in the guest, optionally against stock 6.12"
+	@echo "make kernel | image  the patched guest kernel, the guest initramfs"
+	@echo "make refresh-patches write patches/ from the commits in build/linux"
+	@echo "make series-check    build the kernel after each patch of the series"
+	@echo "make check SANITIZE=1  the same on a KASAN/UBSAN kernel"
+	@echo "make clean           remove build/ (the extracted tree included)"

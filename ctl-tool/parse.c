@@ -103,13 +103,14 @@ int parse_bar(const char *str, unsigned int *bar)
 	return 0;
 }
 
-static int hex_field(const char *str, size_t len, unsigned long max,
-		     unsigned long *val)
+/* LEN (1 to MAX_DIGITS) hex digits at STR, at most MAX. */
+static int hex_field(const char *str, size_t len, size_t max_digits,
+		     unsigned long max, unsigned long *val)
 {
 	unsigned long v = 0;
 	size_t i;
 
-	if (!len)
+	if (!len || len > max_digits)
 		return -1;
 	for (i = 0; i < len; i++) {
 		if (!isxdigit((unsigned char)str[i]))
@@ -125,24 +126,54 @@ static int hex_field(const char *str, size_t len, unsigned long max,
 
 int parse_bdf(const char *str, char *out, size_t out_size)
 {
-	unsigned long domain = 0, bus, dev, fn;
-	const char *p = str;
-	size_t len = strlen(str);
+	unsigned long domain = 0, bus = 0, dev, fn;
+	const char *dot = strchr(str, '.');
+	const char *colon = strchr(str, ':');
+	const char *second = colon ? strchr(colon + 1, ':') : NULL;
+	const char *device = str;
 
-	/* Optional 4-digit domain. */
-	if (len == 12) {
-		if (p[4] != ':' || hex_field(p, 4, 0xffff, &domain))
+	if (!dot || strchr(dot + 1, '.') || out_size < 18)
+		return -1;
+	if (second) {
+		if (strchr(second + 1, ':') ||
+		    hex_field(str, colon - str, 8, 0xffffffffUL, &domain) ||
+		    hex_field(colon + 1, second - colon - 1, 2, 0xff, &bus))
 			return -1;
-		p += 5;
-	} else if (len != 7) {
-		return -1;
+		device = second + 1;
+	} else if (colon) {
+		if (hex_field(str, colon - str, 2, 0xff, &bus))
+			return -1;
+		device = colon + 1;
 	}
-	if (p[2] != ':' || p[5] != '.' || hex_field(p, 2, 0xff, &bus) ||
-	    hex_field(p + 3, 2, 0x1f, &dev) || hex_field(p + 6, 1, 7, &fn))
-		return -1;
-	if (out_size < 13)
+	if (dot < device || hex_field(device, dot - device, 2, 0x1f, &dev) ||
+	    hex_field(dot + 1, strlen(dot + 1), 1, 7, &fn))
 		return -1;
 	snprintf(out, out_size, "%04lx:%02lx:%02lx.%lx", domain, bus, dev, fn);
+	return 0;
+}
+
+int parse_range_line(const char *line, bool *remove, uint64_t *start,
+		     uint64_t *len)
+{
+	char addr[64], size[64], extra;
+
+	while (isspace((unsigned char)*line))
+		line++;
+	*remove = *line == '!';
+	if (*remove)
+		line++;
+	if (sscanf(line, "%63s %63s %c", addr, size, &extra) != 2)
+		return -1;
+	return parse_range(addr, size, start, len);
+}
+
+int parse_positive(const char *str, unsigned long max, unsigned long *val)
+{
+	uint64_t v;
+
+	if (parse_u64(str, &v) || !v || v > max)
+		return -1;
+	*val = v;
 	return 0;
 }
 

@@ -34,6 +34,10 @@ GROUP
 install -m 0755 "$top/initramfs/init" init
 install -m 0755 "$top/initramfs/demo.sh" opt/mmio/demo.sh
 install -m 0644 "$top/initramfs/pci.sh" opt/mmio/pci.sh
+# The README's commands and mmioctl's completion are tested in the guest.
+install -m 0644 "$top/README.md" opt/mmio/README.md
+install -D -m 0644 "$top/ctl-tool/mmioctl.bash-completion" \
+	usr/share/bash-completion/completions/mmioctl
 cp -a "$top/bats" "$top/bench" opt/mmio/
 rm -rf opt/mmio/bats/module opt/mmio/bats/tools
 for f in "$@"; do

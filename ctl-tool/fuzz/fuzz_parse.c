@@ -12,7 +12,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *str = malloc(size + 1), *space, bdf[16];
+	char *str = malloc(size + 1), *space, bdf[18];
 	uint64_t v, start, len;
 	struct pci_bar bar;
 	unsigned int n;
@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!parse_size(str, &v) && !v)
 		abort();
-	if (!parse_bdf(str, bdf, sizeof(bdf)) && strlen(bdf) != 12)
+	if (!parse_bdf(str, bdf, sizeof(bdf)) && (strlen(bdf) < 12 || strlen(bdf) > 17))
 		abort();
 	if (!parse_bar(str, &n) && n > 5)
 		abort();
@@ -35,6 +35,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)parse_resource_line(str, &bar);
 	if (!check_marker(str) && (strlen(str) > MARKER_MAX || strchr(str, '\n')))
 		abort();
+	{
+		unsigned long positive;
+		bool remove;
+
+		if (!parse_range_line(str, &remove, &start, &len) && (!len || start + len < start))
+			abort();
+		if (!parse_positive(str, 1000, &positive) && (!positive || positive > 1000))
+			abort();
+	}
 	space = strchr(str, ' ');
 	if (space) {
 		*space = '\0';

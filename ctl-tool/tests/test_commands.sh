@@ -1,7 +1,7 @@
 #!/bin/bash
 # Host tests of every mmioctl command against a fake tree (--root), with no
 # kernel: files stand in for the control files, fakefail.so makes chosen
-# opens or writes fail the way the kernel would.
+# opens, reads or writes fail the way the kernel would.
 # usage: test_commands.sh MMIOCTL FAKEFAIL_SO   (prints ok/not ok lines)
 set -u
 mmioctl=$1 fakefail=$2
@@ -12,39 +12,49 @@ trap 'rm -rf "$work"' EXIT
 make_tree() { # a fresh fake root in $root
 	root=$work/root
 	rm -rf "$root"
-	mkdir -p "$root/proc" "$root/sys/kernel/debug/mmiotrace" "$root/sys/kernel/tracing" \
-		"$root/sys/bus/pci/devices/0000:00:03.0" "$root/sys/bus/pci/devices/0000:00:02.0"
+	mkdir -p "$root/proc" "$root/sys/kernel/debug/mmiotrace" "$root/sys/kernel/tracing"
 	printf '%s\n' "debugfs /sys/kernel/debug debugfs rw,relatime 0 0" \
 		"tracefs /sys/kernel/tracing tracefs rw,relatime 0 0" > "$root/proc/mounts"
-	local ctl=$root/sys/kernel/debug/mmiotrace
+	ctl=$root/sys/kernel/debug/mmiotrace
+	tracing=$root/sys/kernel/tracing
 	: > "$ctl/ranges"
 	echo 0 > "$ctl/trace_pc"
 	echo 1 > "$ctl/trace_isa"
 	echo 0 > "$ctl/maps_only"
-	printf 'read 3\nwrite 1\nlost 7\npages_armed 1\n' > "$ctl/stats"
+	printf 'read 3\nwrite 1\nlost 7\narmed_bytes 4096\n' > "$ctl/stats"
+	printf '%s\n' "1 0xfed00000 0x400 0 0 hpet_enable+0xc1/0x3f0" \
+		"7 0xfea00000 0x1000 1 4096 do_map+0x85/0x140 [mmiotouch]" > "$ctl/mappings"
 	: > "$root/proc/mmio-marker"
-	echo "mmiotrace blk function nop" > "$root/sys/kernel/tracing/available_tracers"
-	echo nop > "$root/sys/kernel/tracing/current_tracer"
-	echo 1408 > "$root/sys/kernel/tracing/buffer_size_kb"
-	printf 'R 4 1.000000 1 0xfea00000 0x10000ed 0x0 0\n' > "$root/sys/kernel/tracing/trace_pipe"
-	# edu: BAR0 memory; VGA: BAR0 memory, BAR1 empty, BAR2 memory, BAR4 I/O.
-	printf '%s\n' "0x00000000fea00000 0x00000000feafffff 0x0000000000040200" \
-		"0x0000000000000000 0x0000000000000000 0x0000000000000000" \
-		"0x0000000000000000 0x0000000000000000 0x0000000000000000" \
-		"0x0000000000000000 0x0000000000000000 0x0000000000000000" \
-		"0x0000000000000000 0x0000000000000000 0x0000000000000000" \
-		"0x0000000000000000 0x0000000000000000 0x0000000000000000" \
-		> "$root/sys/bus/pci/devices/0000:00:03.0/resource"
-	printf '%s\n' "0x00000000fd000000 0x00000000fdffffff 0x0000000000042208" \
-		"0x0000000000000000 0x0000000000000000 0x0000000000000000" \
-		"0x00000000feb10000 0x00000000feb10fff 0x0000000000040200" \
-		"0x0000000000000000 0x0000000000000000 0x0000000000000000" \
-		"0x000000000000c000 0x000000000000c01f 0x0000000000040101" \
-		"0x0000000000000000 0x0000000000000000 0x0000000000000000" \
-		> "$root/sys/bus/pci/devices/0000:00:02.0/resource"
+	echo "blk mmiotrace function nop" > "$tracing/available_tracers"
+	echo nop > "$tracing/current_tracer"
+	echo 1 > "$tracing/tracing_on"
+	echo "7 (expanded: 1408)" > "$tracing/buffer_size_kb"
+	printf 'VERSION 20070824\nMAP 1.000000 7 0xfea00000 0xffffc90000035000 0x1000 0x0 0\nR 4 1.000000 7 0xfea00000 0x10000ed 0x0 0\n' \
+		> "$tracing/trace_pipe"
+	printf '# tracer: mmiotrace\n#\nR 4 1.000000 7 0xfea00000 0x10000ed 0x0 0\n' > "$tracing/trace"
+	make_device 0000:00:03.0 "0x00000000fea00000 0x00000000feafffff 0x0000000000040200"
+	# VGA: BAR0 memory, BAR1 empty, BAR2 memory, BAR4 I/O.
+	make_device 0000:00:02.0 "0x00000000fd000000 0x00000000fdffffff 0x0000000000042208" \
+		"" "0x00000000feb10000 0x00000000feb10fff 0x0000000000040200" "" \
+		"0x000000000000c000 0x000000000000c01f 0x0000000000040101"
+	# BAR0 never assigned: it reads as starting at 0. BAR2 assigned.
+	make_device 0000:00:05.0 "0x0000000000000000 0x000000000001ffff 0x0000000000040200" \
+		"" "0x00000000fe000000 0x00000000fe000fff 0x0000000000040200"
+	# A PCI domain above 0xffff, as VMD makes them.
+	make_device 10000:00:03.0 "0x00000000f0000000 0x00000000f0003fff 0x0000000000040200"
 }
 
-ctl() { cat "$root/sys/kernel/debug/mmiotrace/$1"; }
+# make_device BDF [RESOURCE_LINE]...: a device with up to 6 BARs.
+make_device() {
+	local dir=$root/sys/bus/pci/devices/$1 bar line
+	shift
+	mkdir -p "$dir"
+	for bar in 0 1 2 3 4 5; do
+		line=${1:-}
+		[ $# -gt 0 ] && shift
+		echo "${line:-0x0000000000000000 0x0000000000000000 0x0000000000000000}"
+	done > "$dir/resource"
+}
 
 # check NAME EXPECTED_STATUS EXPECTED_OUTPUT_SUBSTRING -- ARGS...
 check() {
@@ -73,18 +83,25 @@ expect() {
 }
 
 same() { [ "$1" = "$2" ] || { echo "# expected '$2', got '$1'"; false; }; }
+lacks() { [[ "$1" != *"$2"* ]] || { echo "# '$1' has '$2'"; false; }; }
 
 make_tree
 check "--help prints usage and exits 0" 0 "add-pci BDF [BAR]" -- --help
-check "--version" 0 "mmioctl 0.1" -- --version
+check "--version" 0 "mmioctl 0.2" -- --version
 check "no command is a usage error" 2 "no command given" --
 check "unknown command is a usage error" 2 "unknown command 'frob'" -- frob
-check "unknown option is a usage error" 2 "unknown option '--frob'" -- --frob list
+check "unknown option is a usage error" 2 "unknown or incomplete option '--frob'" -- --frob list
+check "--root=DIR is taken" 0 "" -- --root="$root" list
+check "-- ends the options" 0 "" -- -- list
+check "COMMAND --help prints that command's usage" 0 "usage: mmioctl add ADDR SIZE..." -- add --help
+check "record --help too" 0 "usage: mmioctl record [-o FILE]" -- record --help
+check "a usage error names the program once" 2 "usage: mmioctl isa on|off" -- isa
+expect "and not twice" lacks "$out" "mmioctl: usage"
 
 check "add writes the normalized range" 0 "" -- add 0xe0000000 16k
-expect "add appended one line" same "$(ctl ranges)" "0xe0000000 0x4000"
+expect "add appended one line" same "$(cat "$ctl/ranges")" "0xe0000000 0x4000"
 check "add of several ranges is one write" 0 "" -- add 4096 1 0x2000 1M
-expect "add appended both lines" same "$(ctl ranges)" "0xe0000000 0x4000
+expect "add appended both lines" same "$(cat "$ctl/ranges")" "0xe0000000 0x4000
 0x1000 0x1
 0x2000 0x100000"
 make_tree
@@ -96,45 +113,110 @@ check "add rejects size 0" 2 "invalid size '0'" -- add 0x1000 0
 check "add rejects a range past 2^64" 2 "runs past the end" -- add 0xffffffffffffffff 1
 check "add rejects a missing size" 2 "add takes ADDR SIZE pairs" -- add 0x1000 4k 0x2000
 check "add with one bad pair writes nothing" 2 "invalid size" -- add 0x1000 4k 0x2000 4q
-expect "nothing was written after the usage errors" same "$(ctl ranges)" ""
+expect "nothing was written after the usage errors" same "$(cat "$ctl/ranges")" ""
 
 check "del writes a removal line" 0 "" -- del 0x1000 0x10
-expect "del appended !ADDR SIZE" same "$(ctl ranges)" "!0x1000 0x10"
+expect "del appended !ADDR SIZE" same "$(cat "$ctl/ranges")" "!0x1000 0x10"
+
+make_tree
+echo "0x1000 0x10" > "$ctl/ranges"
+check "set replaces the set in one write" 0 "" -- set 0x2000 4k 0x8000 16
+expect "set truncated, then wrote both lines" same "$(cat "$ctl/ranges")" "0x2000 0x1000
+0x8000 0x10"
+check "set checks every pair before writing" 2 "invalid size '0'" -- set 0x1000 4k 0x2000 0
+expect "the refused set left the set" same "$(cat "$ctl/ranges")" "0x2000 0x1000
+0x8000 0x10"
+
+make_tree
+printf '# BARs of interest\n0xfea00000 0x100000\n\n  !0xfea00000 16\n0x1000 4k\n' > "$work/set.txt"
+check "load installs a file of ranges in one write" 0 "" -- load "$work/set.txt"
+expect "load wrote the normalized lines" same "$(cat "$ctl/ranges")" "0xfea00000 0x100000
+!0xfea00000 0x10
+0x1000 0x1000"
+make_tree
+out=$(printf '0x1000 16\n' | "$mmioctl" --root "$root" load - 2>&1)
+expect "load - reads standard input" same "$(cat "$ctl/ranges")" "0x1000 0x10"
+printf '0x1000 16\n0x2000 4q\n' > "$work/bad.txt"
+check "load names the bad line" 2 "$work/bad.txt:2: invalid range '0x2000 4q'" -- load "$work/bad.txt"
+expect "the refused load wrote nothing" same "$(cat "$ctl/ranges")" "0x1000 0x10"
+check "load of a missing file names it" 1 "$work/none.txt: No such file or directory" -- load "$work/none.txt"
+"$mmioctl" --root "$root" list > "$work/listed.txt"
+check "what list prints, load takes back" 0 "" -- load "$work/listed.txt"
+expect "the set is the same after list and load" same "$(cat "$ctl/ranges")" "0x1000 0x10"
 
 make_tree
 check "add-pci adds every memory BAR" 0 "" -- add-pci 00:02.0
-expect "add-pci wrote BAR0 and BAR2" same "$(ctl ranges)" "0xfd000000 0x1000000
+expect "add-pci wrote BAR0 and BAR2" same "$(cat "$ctl/ranges")" "0xfd000000 0x1000000
 0xfeb10000 0x1000"
 make_tree
 check "add-pci with a BAR adds that one" 0 "" -- add-pci 0000:00:03.0 0
-expect "add-pci wrote the edu BAR" same "$(ctl ranges)" "0xfea00000 0x100000"
+expect "add-pci wrote the edu BAR" same "$(cat "$ctl/ranges")" "0xfea00000 0x100000"
 check "add-pci rejects an I/O-port BAR" 1 "BAR 4 is an I/O port BAR" -- add-pci 00:02.0 4
 check "add-pci rejects an empty BAR" 1 "BAR 1 is empty" -- add-pci 00:02.0 1
-check "add-pci rejects a malformed BDF" 2 "invalid PCI address '00:3.0'" -- add-pci 00:3.0
+check "add-pci rejects a BAR without an address" 1 "BAR 0 has no address assigned" -- add-pci 00:05.0 0
+check "add-pci rejects a malformed BDF" 2 "invalid PCI address '00:03.0.1'" -- add-pci 00:03.0.1
 check "add-pci rejects an absent device" 1 "no PCI device 0000:00:07.0" -- add-pci 00:07.0
 check "add-pci rejects a BAR out of range" 2 "invalid BAR '6'" -- add-pci 00:03.0 6
-expect "the refused add-pci wrote nothing more" same "$(ctl ranges)" "0xfea00000 0x100000"
+expect "the refused add-pci wrote nothing more" same "$(cat "$ctl/ranges")" "0xfea00000 0x100000"
+make_tree
+check "add-pci skips a BAR without an address" 0 "" -- add-pci 00:05.0
+expect "only the assigned BAR was added" same "$(cat "$ctl/ranges")" "0xfe000000 0x1000"
+make_tree
+check "add-pci takes lspci's short form" 0 "" -- add-pci 3.0
+check "add-pci takes a bus without its leading zero" 0 "" -- add-pci 0:3.0 0
+check "add-pci takes a domain above 0xffff" 0 "" -- add-pci 10000:00:03.0
+expect "the short forms and the domain found their devices" same "$(cat "$ctl/ranges")" \
+	"0xfea00000 0x100000
+0xfea00000 0x100000
+0xf0000000 0x4000"
 
+make_tree
+check "maps prints the mappings under a header" 0 \
+	"     7 0xfea00000         0x1000          yes         4096 do_map+0x85/0x140 [mmiotouch]" -- maps
+expect "the header names the columns" same "$(echo "$out" | head -n 1)" \
+	"    ID PHYS               SIZE         TRACED        ARMED CALLER"
+
+make_tree
+echo "0x1000 0x10" > "$ctl/ranges"
 check "clear empties the set" 0 "" -- clear
-expect "clear truncated ranges" same "$(ctl ranges)" ""
-echo "0x1000 0x10" > "$root/sys/kernel/debug/mmiotrace/ranges"
+expect "clear truncated ranges" same "$(cat "$ctl/ranges")" ""
+expect "clear says nothing while the tracer is off" lacks "$out" "range set is empty"
+echo mmiotrace > "$tracing/current_tracer"
+check "clear while tracing says what an empty set means" 0 \
+	"the range set is empty: every mapping made while tracing is traced" -- clear
+echo "0x1000 0x10" > "$ctl/ranges"
 check "list prints the set" 0 "0x1000 0x10" -- list
 
+make_tree
 check "on selects mmiotrace" 0 "" -- on
-expect "current_tracer is mmiotrace" same "$(cat "$root/sys/kernel/tracing/current_tracer")" mmiotrace
+expect "current_tracer is mmiotrace" same "$(cat "$tracing/current_tracer")" mmiotrace
+check "on when it is on says so" 0 "mmiotrace is on already" -- on
 check "off selects nop" 0 "" -- off
-expect "current_tracer is nop" same "$(cat "$root/sys/kernel/tracing/current_tracer")" nop
-echo "blk function nop" > "$root/sys/kernel/tracing/available_tracers"
+expect "current_tracer is nop" same "$(cat "$tracing/current_tracer")" nop
+check "off when it is off says so" 0 "mmiotrace is off already" -- off
+echo function > "$tracing/current_tracer"
+check "off leaves another tracer alone" 1 "the tracer is function, not mmiotrace: left alone" -- off
+expect "the function tracer still runs" same "$(cat "$tracing/current_tracer")" function
+check "on refuses while another tracer is on" 1 "the tracer function is on: switch it off first" -- on
+expect "the function tracer still runs after on" same "$(cat "$tracing/current_tracer")" function
+echo nop > "$tracing/current_tracer"
+echo 0 > "$tracing/tracing_on"
+check "on says when tracing_on is 0" 0 "tracing_on is 0: nothing is recorded until it is 1" -- on
+echo nop > "$tracing/current_tracer"
+echo "blk mmiotrace2 nop" > "$tracing/available_tracers"
+check "on wants mmiotrace exactly" 1 "mmiotrace is not among the available tracers" -- on
+echo "blk function nop" > "$tracing/available_tracers"
 check "on without mmiotrace in the kernel says so" 1 "mmiotrace is not among the available tracers" -- on
+expect "on changed nothing" same "$(cat "$tracing/current_tracer")" nop
 
+make_tree
 check "pc on writes 1" 0 "" -- pc on
-expect "trace_pc is 1" same "$(ctl trace_pc)" 1
+expect "trace_pc is 1" same "$(cat "$ctl/trace_pc")" 1
 check "isa off writes 0" 0 "" -- isa off
-expect "trace_isa is 0" same "$(ctl trace_isa)" 0
+expect "trace_isa is 0" same "$(cat "$ctl/trace_isa")" 0
 check "maps-only on writes 1" 0 "" -- maps-only on
-expect "maps_only is 1" same "$(ctl maps_only)" 1
+expect "maps_only is 1" same "$(cat "$ctl/maps_only")" 1
 check "pc rejects anything but on/off" 2 "pc takes 'on' or 'off', not 'yes'" -- pc yes
-check "isa needs an argument" 2 "usage: mmioctl isa on|off" -- isa
 
 check "mark joins its words into one marker" 0 "" -- mark after init
 expect "the marker file got one line" same "$(cat "$root/proc/mmio-marker")" "after init"
@@ -142,21 +224,126 @@ check "mark rejects an inner newline" 2 "without a newline" -- mark "$(printf 'a
 check "mark rejects 1025 bytes" 2 "longer than 1024" -- mark "$(printf 'x%.0s' $(seq 1 1025))"
 
 make_tree
-check "status shows the tracer, toggles, ranges and stats" 0 "tracer: nop (mmiotrace off)" -- status
-check "status shows an empty set as tracing everything" 0 "ranges: empty (every mapping is traced)" -- status
+check "status shows the tracer" 0 "tracer: nop (mmiotrace off)" -- status
+check "status shows tracing_on" 0 "tracing_on: 1" -- status
+check "status shows an empty set as what it traces" 0 \
+	"ranges: empty (every mapping made while tracing is traced)" -- status
 check "status shows the counters" 0 "  lost 7" -- status
+echo "0x1000 0x10" > "$ctl/ranges"
+check "status --json gives the same facts as one object" 0 \
+	'{"tracer":"nop","mmiotrace":false,"tracing_on":true,"buffer_size_kb":1408,"trace_pc":false,"trace_isa":true,"maps_only":false,"ranges":[[4096,16]],"stats":{"read":3,"write":1,"lost":7,"armed_bytes":4096}}' \
+	-- status --json
+check "status --json is valid JSON" 0 "" -- status --json
+expect "python reads it" python3 -c 'import json, sys; json.loads(sys.argv[1])' "$out"
+check "status rejects other arguments" 2 "status takes no argument but --json" -- status --yaml
 
-check "record copies trace_pipe and reports lost events" 0 "7 events lost" -- record -o "$work/out.txt"
-expect "record wrote the trace" same "$(cat "$work/out.txt")" "R 4 1.000000 1 0xfea00000 0x10000ed 0x0 0"
-check "record rejects other arguments" 2 "record takes no argument but -o FILE" -- record -x
-check "record to a full disk says so" 1 "/dev/full: No space left on device" -- record -o /dev/full
+make_tree
+check "show prints the buffer's events" 0 "R 4 1.000000 7 0xfea00000 0x10000ed 0x0 0" -- show
+expect "show leaves the header out" lacks "$out" "# tracer"
+
+make_tree
+check "buffer prints the size" 0 "7 (expanded: 1408)" -- buffer
+check "buffer sets the size" 0 "" -- buffer 4096
+expect "buffer_size_kb is 4096" same "$(cat "$tracing/buffer_size_kb")" 4096
+check "buffer rejects 0" 2 "invalid buffer size '0'" -- buffer 0
+
+make_tree
+echo mmiotrace > "$tracing/current_tracer"
+echo "0x1000 0x10" > "$ctl/ranges"
+echo 1 > "$ctl/trace_pc"
+echo 0 > "$ctl/trace_isa"
+echo 1 > "$ctl/maps_only"
+echo 0 > "$tracing/tracing_on"
+echo 64 > "$tracing/buffer_size_kb"
+check "reset puts everything back" 0 "" -- reset
+expect "reset: tracer off, set empty, toggles and buffer at their defaults" same \
+	"$(cat "$tracing/current_tracer" "$ctl/ranges" "$ctl/trace_pc" "$ctl/trace_isa" \
+		"$ctl/maps_only" "$tracing/tracing_on" "$tracing/buffer_size_kb")" "nop
+0
+1
+0
+1
+1408"
+
+# record: a whole session.
+make_tree
+check "record -- COMMAND records a session and sums it up" 0 \
+	"recorded 2 events (R 1, W 0, MAP 1, UNMAP 0, MARK 0, UNKNOWN 0), 7 lost" \
+	-- record -o "$work/out.txt" -- true
+expect "record wrote the trace" same "$(cat "$work/out.txt")" "$(cat "$tracing/trace_pipe")"
+expect "record switched the tracer off again" same "$(cat "$tracing/current_tracer")" nop
+expect "record left tracing_on as it was" same "$(cat "$tracing/tracing_on")" 1
+check "record -oFILE is taken" 0 "recorded 2 events" -- record -o"$work/out2.txt" -- true
+check "record exits with the command's status" 3 "recorded 2 events" -- record -o "$work/out.txt" -- sh -c 'exit 3'
+check "record -b sets the buffer for the session" 0 "" \
+	-- record -b 4096 -o "$work/out.txt" -- sh -c "cat $tracing/buffer_size_kb > $work/during"
+expect "the session had 4096 KiB" same "$(cat "$work/during")" 4096
+expect "and the size went back after it" same "$(cat "$tracing/buffer_size_kb")" 1408
+echo mmiotrace > "$tracing/current_tracer"
+check "record on a running trace counts only its own losses" 0 "0 lost" \
+	-- record -o "$work/out.txt" -- true
+expect "and leaves the tracer on" same "$(cat "$tracing/current_tracer")" mmiotrace
+echo function > "$tracing/current_tracer"
+check "record refuses while another tracer is on" 1 "the tracer function is on" -- record -- true
+check "record rejects an unknown option" 2 "record: unknown or incomplete option '-x'" -- record -x
+check "record rejects a bad duration" 2 "invalid duration 'soon'" -- record -d soon
+make_tree
+start=$(date +%s)
+check "record -d ends after the duration" 0 "recorded 2 events" -- record -q -d 1 -o "$work/out.txt"
+expect "in about a second" test $(($(date +%s) - start)) -le 3
+check "record to a full disk says so" 1 "/dev/full: No space left on device" \
+	-- record -o /dev/full -- true
+expect "and the tracer is off again" same "$(cat "$tracing/current_tracer")" nop
+
+make_tree
+echo "the previous trace" > "$work/kept.txt"
+rm -r "$ctl"
+check "record on a kernel without mmiotrace fails" 1 "this kernel has no runtime mmiotrace controls" \
+	-- record -o "$work/kept.txt" -- true
+expect "and leaves the previous trace alone" same "$(cat "$work/kept.txt")" "the previous trace"
+
+# A stalled reader of record's output: SIGTERM still stops it.
+make_tree
+head -c 300000 /dev/zero | tr '\0' 'R' > "$tracing/trace_pipe"
+"$mmioctl" --root "$root" record -q -- sleep 30 2>/dev/null | sleep 30 &
+sleep 1
+recorder=$(pgrep -n -f "record -q -- sleep 30" | head -n 1)
+kill -TERM "$recorder"
+for i in $(seq 1 30); do kill -0 "$recorder" 2>/dev/null || break; sleep 0.1; done
+expect "SIGTERM stops record while its output is blocked" sh -c "! kill -0 $recorder 2>/dev/null"
+pkill -f "sleep 30" 2>/dev/null
+expect "the stopped session switched the tracer off" same "$(cat "$tracing/current_tracer")" nop
+
+# Output that cannot be written is a failure.
+make_tree
+check_stdout() { # check_stdout NAME REDIRECTION ARGS...
+	local name=$1 redirect=$2 status
+	shift 2
+	if [ "$redirect" = full ]; then
+		"$mmioctl" --root "$root" "$@" > /dev/full 2> "$work/err"
+	else
+		"$mmioctl" --root "$root" "$@" >&- 2> "$work/err"
+	fi
+	status=$?
+	if [ "$status" = 1 ] && grep -q "standard output" "$work/err"; then
+		echo "ok - mmioctl: $name"
+	else
+		echo "not ok - mmioctl: $name (status $status: $(cat "$work/err"))"
+		failures=$((failures + 1))
+	fi
+}
+check_stdout "--help to a full disk fails" full --help
+check_stdout "--version to a closed stdout fails" closed --version
+echo "0x1000 0x10" > "$ctl/ranges"
+check_stdout "list to a full disk fails" full list
+check_stdout "status to a closed stdout fails" closed status
 
 # Error classes from the system and the "kernel".
 make_tree
-rm "$root/sys/kernel/debug/mmiotrace/ranges"
+rm "$ctl/ranges"
 check "a missing control file is reported with its path" 1 "mmiotrace/ranges: No such file or directory" -- add 0x1000 4k
 make_tree
-rm -r "$root/sys/kernel/debug/mmiotrace"
+rm -r "$ctl"
 check "a kernel without the controls is named" 1 "mmiotrace not found: this kernel has no runtime mmiotrace controls" -- list
 make_tree
 echo "sysfs /sys sysfs rw 0 0" > "$root/proc/mounts"
@@ -169,15 +356,22 @@ FAKEFAIL="open:mmiotrace/trace_pc:30" check "a read-only file is reported" 1 \
 	"mmiotrace/trace_pc: Read-only file system" -- pc on
 FAKEFAIL="write:proc/mmio-marker:19" check "ENODEV from the marker is reported" 1 \
 	"mmio-marker: No such device" -- mark hello
+FAKEFAIL="read:mmiotrace/trace_pc:5" check "a read error of a control file fails status" 1 \
+	"mmiotrace/trace_pc: Input/output error" -- status
+FAKEFAIL="read:tracing/available_tracers:5" check "a read error is not 'mmiotrace unavailable'" 1 \
+	"available_tracers: Input/output error" -- on
 FAKEFAIL="read:tracing/trace_pipe:4:1" check "record goes on reading after an EINTR" 0 \
-	"7 events lost" -- record -o "$work/eintr.txt"
-expect "record lost nothing to the EINTR" same "$(cat "$work/eintr.txt")" "$(cat "$root/sys/kernel/tracing/trace_pipe")"
+	"recorded 2 events" -- record -o "$work/eintr.txt" -- true
+expect "record lost nothing to the EINTR" same "$(cat "$work/eintr.txt")" "$(cat "$tracing/trace_pipe")"
 FAKEFAIL="write:eintr.txt:4:1" check "record goes on writing after an EINTR" 0 \
-	"7 events lost" -- record -o "$work/eintr.txt"
-expect "record wrote everything after the EINTR" same "$(cat "$work/eintr.txt")" "$(cat "$root/sys/kernel/tracing/trace_pipe")"
+	"recorded 2 events" -- record -o "$work/eintr.txt" -- true
+expect "record wrote everything after the EINTR" same "$(cat "$work/eintr.txt")" "$(cat "$tracing/trace_pipe")"
 FAKEFAIL="write:mmiotrace/ranges:28" check "ENOSPC from ranges is reported" 1 \
 	"No space left on device" -- add 0x1000 4k
+FAKEFAIL="write:tracing/current_tracer:16:1" check "record leaves the tracer as found when it fails" 1 \
+	"current_tracer: Device or resource busy" -- record -b 64 -o "$work/out.txt" -- true
 unset LD_PRELOAD
-expect "no refused write reached the fake files" same "$(ctl ranges)$(ctl trace_pc)" "0"
+expect "the failed record put the buffer back" same "$(cat "$tracing/buffer_size_kb")" 1408
+expect "no refused write reached the fake files" same "$(cat "$ctl/ranges")$(cat "$ctl/trace_pc")" "0"
 
 [ "$failures" = 0 ]

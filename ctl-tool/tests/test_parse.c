@@ -47,14 +47,14 @@ static void size_bad(const char *in)
 
 static void bdf_ok(const char *in, const char *want)
 {
-	char out[16] = "";
+	char out[18] = "";
 
 	report(!parse_bdf(in, out, sizeof(out)) && !strcmp(out, want), "BDF accepted", in);
 }
 
 static void bdf_bad(const char *in)
 {
-	char out[16] = "";
+	char out[18] = "";
 
 	report(parse_bdf(in, out, sizeof(out)) != 0, "BDF rejected", in);
 }
@@ -123,15 +123,53 @@ int main(void)
 	bdf_ok("00:03.0", "0000:00:03.0");
 	bdf_ok("0000:00:03.0", "0000:00:03.0");
 	bdf_ok("0001:AB:1f.7", "0001:ab:1f.7");
+	/* The short forms lspci prints and takes. */
+	bdf_ok("3.0", "0000:00:03.0");
+	bdf_ok("00:3.0", "0000:00:03.0");
+	bdf_ok("0:03.0", "0000:00:03.0");
+	bdf_ok("1:2:3.4", "0001:02:03.4");
+	/* Domains above 0xffff exist (VMD). */
+	bdf_ok("10000:00:03.0", "10000:00:03.0");
+	bdf_ok("ffffffff:ff:1f.7", "ffffffff:ff:1f.7");
 	bdf_bad("");
 	bdf_bad("00:03");
+	bdf_bad("3");
+	bdf_bad(".0");
+	bdf_bad("3.");
 	bdf_bad("00:20.0");	/* device > 0x1f */
 	bdf_bad("00:03.8");	/* function > 7 */
-	bdf_bad("0:03.0");
+	bdf_bad("00:03.07");
 	bdf_bad("00-03.0");
-	bdf_bad("000:00:03.0");
+	bdf_bad("100000000:00:03.0");	/* 9 digits of domain */
+	bdf_bad("000:00:03.0:0");
+	bdf_bad("0:0:0:0.0");
 	bdf_bad("00:03.0 ");
+	bdf_bad("00:03.0.1");
 	bdf_bad("zz:03.0");
+	bdf_bad("000:03.0");	/* 3 digits of bus */
+
+	{
+		bool remove;
+
+		report(!parse_range_line("0x1000 0x10", &remove, &start, &len) && !remove &&
+		       start == 0x1000 && len == 0x10, "range line accepted", "0x1000 0x10");
+		report(!parse_range_line(" !4096\t4k ", &remove, &start, &len) && remove &&
+		       start == 4096 && len == 4096, "range line accepted", " !4096\t4k ");
+		report(parse_range_line("0x1000", &remove, &start, &len) != 0,
+		       "range line rejected", "0x1000");
+		report(parse_range_line("0x1000 16 x", &remove, &start, &len) != 0,
+		       "range line rejected", "0x1000 16 x");
+		report(parse_range_line("!! 0x1000 16", &remove, &start, &len) != 0,
+		       "range line rejected", "!! 0x1000 16");
+	}
+	{
+		unsigned long v = 0;
+
+		report(!parse_positive("1408", 1UL << 30, &v) && v == 1408, "positive accepted", "1408");
+		report(parse_positive("0", 1UL << 30, &v) != 0, "positive rejected", "0");
+		report(parse_positive("11", 10, &v) != 0, "positive rejected (above max)", "11");
+		report(parse_positive("1.5", 10, &v) != 0, "positive rejected", "1.5");
+	}
 
 	report(!parse_switch("on", &on) && on, "switch accepted", "on");
 	report(!parse_switch("off", &on) && !on, "switch accepted", "off");

@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The commands that set mmiotrace up and look at it. Each validates all of
+ * its arguments before it writes anything, and writes each change in one
+ * write(2), which the kernel applies whole or not at all.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mmioctl.h"
+#include "parse.h"
+
+#define RANGE_LINE_MAX	48	/* "!0x%016llx 0x%016llx\n" and a NUL */
+#define RANGES_WRITE_MAX (64 * 1024)
+
+/* After a change that may leave the set empty: say what that means. */
+static void warn_if_set_empty(void)
+{
+	struct tracer_state state;
+	char first[128];
+
+	if (read_line(control_path("ranges"), first, sizeof(first)) || first[0] ||
+	    read_tracer_state(&state) || strcmp(state.current, "mmiotrace"))
+		return;
+	fprintf(stderr, "mmioctl: the range set is empty: every mapping made while tracing is traced\n");
+}
+
+/* "0xSTART 0xSIZE\n" lines of ADDR SIZE pairs, PREFIX before each. */
+static int range_lines(int argc, char **argv, const char *prefix, char **lines)
+{
+	size_t size = (size_t)argc / 2 * RANGE_LINE_MAX + 1, used = 0;
+	uint64_t start, len;
+	int i;
+
+	*lines = malloc(size);
+	if (!*lines)
+		return system_error("malloc");
+	(*lines)[0] = '\0';
+	for (i = 0; i + 1 < argc; i += 2) {
+		if (parse_u64(argv[i], &start)) {
+			free(*lines);
+			return usage_error("invalid address '%s': expected decimal or 0x hex", argv[i]);
+		}
+		if (parse_size(argv[i + 1], &len)) {
+			free(*lines);
+			return usage_error("invalid size '%s': expected bytes, 0x hex, or a k/M/G suffix",
+					   argv[i + 1]);
+		}
+		if (len > UINT64_MAX - start) {
+			free(*lines);
+			return usage_error("range %s %s runs past the end of the address space",
+					   argv[i], argv[i + 1]);
+		}
+		used += snprintf(*lines + used, size - used, "%s0x%" PRIx64 " 0x%" PRIx64 "\n",
+				 prefix, start, len);
+	}
+	return 0;
+}
+
+/* Write the ADDR SIZE pairs of argv[1...] to ranges, adding or replacing. */
+static int write_ranges(int argc, char **argv, const char *prefix, int flags)
+{
+	char *lines;
+	int ret;
+
+	if ((argc - 1) % 2)
+		return usage_error("%s takes ADDR SIZE pairs", argv[0]);
+	ret = range_lines(argc - 1, argv + 1, prefix, &lines);
+	if (ret)
+		return ret;
+	ret = write_file(control_path("ranges"), lines, flags);
+	free(lines);
+	return ret;
+}
+
+int cmd_add(int argc, char **argv)
+{
+	return write_ranges(argc, argv, "", O_APPEND);
+}
+
+int cmd_del(int argc, char **argv)
+{
+	int ret = write_ranges(argc, argv, "!", O_APPEND);
+
+	if (!ret)
+		warn_if_set_empty();
+	return ret;
+}
+
+/* Replace the whole set at once: there is no moment with an empty set. */
+int cmd_set(int argc, char **argv)
+{
+	int ret = write_ranges(argc, argv, "", O_TRUNC);
+
+	if (!ret)
+		warn_if_set_empty();
+	return ret;
+}
+
+int cmd_clear(int argc, char **argv)
+{
+	int ret;
+
+	(void)argc;
+	(void)argv;
+	ret = write_file(control_path("ranges"), "", O_TRUNC);
+	if (!ret)
+		warn_if_set_empty();
+	return ret;
+}
+
+/*
+ * load FILE|-: a ranges file as list prints it, "[!]ADDR SIZE" lines,
+ * blank lines and #-comments skipped, installed in place of the set in one
+ * write.
+ */
+int cmd_load(int argc, char **argv)
+{
+	const char *name = strcmp(argv[1], "-") ? argv[1] : "standard input";
+	FILE *in = strcmp(argv[1], "-") ? fopen(argv[1], "r") : stdin;
+	char line[4096], *lines;
+	size_t used = 0;
+	int number = 0, ret = 0;
+	uint64_t start, len;
+	bool remove;
+
+	(void)argc;
+	if (!in)
+		return system_error(argv[1]);
+	lines = malloc(RANGES_WRITE_MAX + 1);
+	if (!lines) {
+		ret = system_error("malloc");
+		goto out;
+	}
+	lines[0] = '\0';
+	while (fgets(line, sizeof(line), in)) {
+		const char *text = line + strspn(line, " \t");
+
+		number++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!*text || *text == '#')
+			continue;
+		if (parse_range_line(line, &remove, &start, &len)) {
+			ret = usage_error("%s:%d: invalid range '%s': expected ADDR SIZE",
+					  name, number, line);
+			goto out;
+		}
+		if (used + RANGE_LINE_MAX > RANGES_WRITE_MAX) {
+			ret = usage_error("%s: more than %d bytes of ranges", name,
+					  RANGES_WRITE_MAX);
+			goto out;
+		}
+		used += snprintf(lines + used, RANGES_WRITE_MAX + 1 - used,
+				 "%s0x%" PRIx64 " 0x%" PRIx64 "\n", remove ? "!" : "",
+				 start, len);
+	}
+	if (ferror(in)) {
+		ret = system_error(name);
+		goto out;
+	}
+	ret = write_file(control_path("ranges"), lines, O_TRUNC);
+	if (!ret)
+		warn_if_set_empty();
+out:
+	free(lines);
+	if (in != stdin)
+		fclose(in);
+	return ret;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return print_file(control_path("ranges"), "", false);
+}
+
+/* Why a BAR of the device cannot be traced, or NULL if it can. */
+static const char *bar_problem(const struct pci_bar *res)
+{
+	if (res->flags & PCI_RESOURCE_IO)
+		return "is an I/O port BAR, not memory";
+	if (!(res->flags & PCI_RESOURCE_MEM) || res->end <= res->start)
+		return "is empty";
+	if (!res->start || (res->flags & PCI_RESOURCE_UNSET))
+		return "has no address assigned";
+	return NULL;
+}
+
+/*
+ * add-pci BDF [BAR]: the memory BARs of a PCI device, from sysfs
+ * "resource": the one asked for, or every one that has an address.
+ */
+int cmd_add_pci(int argc, char **argv)
+{
+	char bdf[32], path[4096], line[256], lines[6 * RANGE_LINE_MAX + 1] = "";
+	unsigned int want = 0, bar;
+	const bool all = argc == 2;
+	struct pci_bar res;
+	const char *problem;
+	size_t used = 0;
+	FILE *file;
+
+	if (parse_bdf(argv[1], bdf, sizeof(bdf)))
+		return usage_error("invalid PCI address '%s': expected [[DOMAIN:]BUS:]DEV.FN",
+				   argv[1]);
+	if (!all && parse_bar(argv[2], &want))
+		return usage_error("invalid BAR '%s': expected 0 to 5", argv[2]);
+	snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/%s/resource", root, bdf);
+	file = fopen(path, "r");
+	if (!file) {
+		if (errno == ENOENT)
+			fprintf(stderr, "mmioctl: no PCI device %s (%s)\n", bdf, path);
+		else
+			system_error(path);
+		return EXIT_REFUSED;
+	}
+	for (bar = 0; bar < 6 && fgets(line, sizeof(line), file); bar++) {
+		if (!all && bar != want)
+			continue;
+		if (parse_resource_line(line, &res)) {
+			fclose(file);
+			fprintf(stderr, "mmioctl: %s: malformed line %u\n", path, bar + 1);
+			return EXIT_REFUSED;
+		}
+		problem = bar_problem(&res);
+		if (problem && !all) {
+			fclose(file);
+			fprintf(stderr, "mmioctl: %s BAR %u %s\n", bdf, bar, problem);
+			return EXIT_REFUSED;
+		}
+		if (!problem)
+			used += snprintf(lines + used, sizeof(lines) - used,
+					 "0x%" PRIx64 " 0x%" PRIx64 "\n",
+					 res.start, res.end - res.start + 1);
+	}
+	fclose(file);
+	if (!used) {
+		fprintf(stderr, "mmioctl: %s has no memory BAR with an address\n", bdf);
+		return EXIT_REFUSED;
+	}
+	return write_file(control_path("ranges"), lines, O_APPEND);
+}
+
+/* maps: the mappings file, with a header over its columns. */
+int cmd_maps(int argc, char **argv)
+{
+	const char *path = control_path("mappings");
+	char line[1024], id[32], phys[32], size[32], traced[8], armed[32];
+	int caller;
+	FILE *file;
+
+	(void)argc;
+	(void)argv;
+	if (!path)
+		return EXIT_REFUSED;
+	file = fopen(path, "r");
+	if (!file)
+		return system_error(path);
+	printf("%6s %-18s %-12s %6s %12s %s\n", "ID", "PHYS", "SIZE", "TRACED", "ARMED", "CALLER");
+	while (fgets(line, sizeof(line), file)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "%31s %31s %31s %7s %31s %n", id, phys, size, traced, armed,
+			   &caller) != 5) {
+			fclose(file);
+			fprintf(stderr, "mmioctl: %s: malformed line '%s'\n", path, line);
+			return EXIT_REFUSED;
+		}
+		printf("%6s %-18s %-12s %6s %12s %s\n", id, phys, size,
+		       strcmp(traced, "0") ? "yes" : "no", armed, line + caller);
+	}
+	if (ferror(file)) {
+		fclose(file);
+		return system_error(path);
+	}
+	fclose(file);
+	return 0;
+}
+
+int cmd_on(int argc, char **argv)
+{
+	struct tracer_state state;
+	int ret;
+
+	(void)argc;
+	(void)argv;
+	ret = check_mmiotrace_available();
+	if (!ret)
+		ret = read_tracer_state(&state);
+	if (ret)
+		return ret;
+	if (!strcmp(state.current, "mmiotrace")) {
+		fprintf(stderr, "mmioctl: mmiotrace is on already\n");
+	} else if (strcmp(state.current, "nop")) {
+		fprintf(stderr, "mmioctl: the tracer %s is on: switch it off first\n",
+			state.current);
+		return EXIT_REFUSED;
+	} else {
+		ret = write_file(tracing_path("current_tracer"), "mmiotrace\n", O_TRUNC);
+		if (ret)
+			return ret;
+	}
+	if (!state.tracing_on)
+		fprintf(stderr, "mmioctl: tracing_on is 0: nothing is recorded until it is 1\n");
+	return 0;
+}
+
+/* off: mmiotrace only; any other tracer is left alone. */
+int cmd_off(int argc, char **argv)
+{
+	struct tracer_state state;
+	int ret;
+
+	(void)argc;
+	(void)argv;
+	ret = read_tracer_state(&state);
+	if (ret)
+		return ret;
+	if (!strcmp(state.current, "mmiotrace"))
+		return switch_tracer_off();
+	if (!strcmp(state.current, "nop")) {
+		fprintf(stderr, "mmioctl: mmiotrace is off already\n");
+		return 0;
+	}
+	fprintf(stderr, "mmioctl: the tracer is %s, not mmiotrace: left alone\n", state.current);
+	return EXIT_REFUSED;
+}
+
+/* pc, isa, maps-only: "on" or "off" into a 0/1 file. */
+static int set_toggle(char **argv, const char *file)
+{
+	bool on;
+
+	if (parse_switch(argv[1], &on))
+		return usage_error("%s takes 'on' or 'off', not '%s'", argv[0], argv[1]);
+	return write_file(control_path(file), on ? "1\n" : "0\n", O_TRUNC);
+}
+
+int cmd_pc(int argc, char **argv)
+{
+	(void)argc;
+	return set_toggle(argv, "trace_pc");
+}
+
+int cmd_isa(int argc, char **argv)
+{
+	(void)argc;
+	return set_toggle(argv, "trace_isa");
+}
+
+int cmd_maps_only(int argc, char **argv)
+{
+	(void)argc;
+	return set_toggle(argv, "maps_only");
+}
+
+int cmd_mark(int argc, char **argv)
+{
+	char text[MARKER_MAX + 2] = "";
+	size_t used = 0;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		size_t len = strlen(argv[i]);
+
+		if (used + len + 1 > MARKER_MAX + 1)
+			return usage_error("marker text is longer than %d bytes", MARKER_MAX);
+		if (i > 1)
+			text[used++] = ' ';
+		memcpy(text + used, argv[i], len + 1);
+		used += len;
+	}
+	if (check_marker(text))
+		return usage_error("marker text must be 1 to %d bytes without a newline",
+				   MARKER_MAX);
+	text[used] = '\n';
+	text[used + 1] = '\0';
+	return write_file(root_path("/proc/mmio-marker"), text, 0);
+}
+
+/* The facts status prints, read before anything is printed. */
+struct status {
+	struct tracer_state tracer;
+	char buffer[64];
+	char toggles[3][8];
+	char ranges[64 * 1024];
+	char stats[4096];
+};
+
+static const char *const toggle_files[] = { "trace_pc", "trace_isa", "maps_only" };
+
+static int read_status(struct status *st)
+{
+	size_t i;
+
+	if (!control_path("ranges") || read_tracer_state(&st->tracer) ||
+	    read_line(tracing_path("buffer_size_kb"), st->buffer, sizeof(st->buffer)))
+		return EXIT_REFUSED;
+	for (i = 0; i < 3; i++)
+		if (read_line(control_path(toggle_files[i]), st->toggles[i],
+			      sizeof(st->toggles[i])))
+			return EXIT_REFUSED;
+	if (read_text(control_path("ranges"), st->ranges, sizeof(st->ranges)) ||
+	    read_text(control_path("stats"), st->stats, sizeof(st->stats)))
+		return EXIT_REFUSED;
+	return 0;
+}
+
+static void print_status_text(struct status *st)
+{
+	char *line, *save;
+	size_t i;
+
+	printf("tracer: %s (mmiotrace %s)\n", st->tracer.current,
+	       strcmp(st->tracer.current, "mmiotrace") ? "off" : "on");
+	printf("tracing_on: %d\n", st->tracer.tracing_on);
+	printf("buffer_size_kb: %s\n", st->buffer);
+	for (i = 0; i < 3; i++)
+		printf("%s: %s\n", toggle_files[i], st->toggles[i]);
+	if (!st->ranges[0]) {
+		printf("ranges: empty (every mapping made while tracing is traced)\n");
+	} else {
+		printf("ranges:\n");
+		for (line = strtok_r(st->ranges, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			printf("  %s\n", line);
+	}
+	printf("stats:\n");
+	for (line = strtok_r(st->stats, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		printf("  %s\n", line);
+}
+
+/*
+ * The same facts as one JSON object with stable keys: "tracer",
+ * "mmiotrace" and "tracing_on", "buffer_size_kb" (the expanded size),
+ * the three toggles as booleans, "ranges" as [start, size] pairs of
+ * numbers, and "stats" by counter name.
+ */
+static void print_status_json(struct status *st)
+{
+	const char *expanded = strstr(st->buffer, "expanded: ");
+	char *line, *save, key[64];
+	unsigned long long a, b;
+	const char *sep = "";
+	size_t i;
+
+	printf("{\"tracer\":\"%s\",\"mmiotrace\":%s,\"tracing_on\":%s,\"buffer_size_kb\":%llu",
+	       st->tracer.current, strcmp(st->tracer.current, "mmiotrace") ? "false" : "true",
+	       st->tracer.tracing_on ? "true" : "false",
+	       strtoull(expanded ? expanded + 10 : st->buffer, NULL, 10));
+	for (i = 0; i < 3; i++)
+		printf(",\"%s\":%s", toggle_files[i], strcmp(st->toggles[i], "0") ? "true" : "false");
+	printf(",\"ranges\":[");
+	for (line = strtok_r(st->ranges, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%llx %llx", &a, &b) == 2) {
+			printf("%s[%llu,%llu]", sep, a, b);
+			sep = ",";
+		}
+	printf("],\"stats\":{");
+	sep = "";
+	for (line = strtok_r(st->stats, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%63s %llu", key, &a) == 2) {
+			printf("%s\"%s\":%llu", sep, key, a);
+			sep = ",";
+		}
+	printf("}}\n");
+}
+
+int cmd_status(int argc, char **argv)
+{
+	static struct status st;
+	bool json = false;
+	int ret;
+
+	if (argc == 2 && !strcmp(argv[1], "--json"))
+		json = true;
+	else if (argc != 1)
+		return usage_error("status takes no argument but --json");
+	ret = read_status(&st);
+	if (ret)
+		return ret;
+	if (json)
+		print_status_json(&st);
+	else
+		print_status_text(&st);
+	return 0;
+}
+
+/* show: the events in the buffer, left there. */
+int cmd_show(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!control_path("ranges"))
+		return EXIT_REFUSED;
+	return print_file(tracing_path("trace"), "", true);
+}
+
+/* reset: mmiotrace off and every control at its default. */
+int cmd_reset(int argc, char **argv)
+{
+	struct tracer_state state;
+	char buffer[32];
+	int ret;
+
+	(void)argc;
+	(void)argv;
+	ret = read_tracer_state(&state);
+	if (!ret && !strcmp(state.current, "mmiotrace"))
+		ret = switch_tracer_off();
+	if (ret)
+		return ret;
+	snprintf(buffer, sizeof(buffer), "%d\n", DEFAULT_BUFFER_KB);
+	return write_file(control_path("ranges"), "", O_TRUNC) ||
+	       write_file(control_path("trace_pc"), "0\n", O_TRUNC) ||
+	       write_file(control_path("trace_isa"), "1\n", O_TRUNC) ||
+	       write_file(control_path("maps_only"), "0\n", O_TRUNC) ||
+	       write_file(tracing_path("buffer_size_kb"), buffer, O_TRUNC) ||
+	       write_file(tracing_path("tracing_on"), "1\n", O_TRUNC) ? EXIT_REFUSED : 0;
+}
+
+/* buffer [KB]: the size of the trace buffer of each CPU. */
+int cmd_buffer(int argc, char **argv)
+{
+	char text[64];
+	unsigned long kb;
+
+	if (argc == 1) {
+		if (read_line(tracing_path("buffer_size_kb"), text, sizeof(text)))
+			return EXIT_REFUSED;
+		printf("%s\n", text);
+		return 0;
+	}
+	if (parse_positive(argv[1], 1UL << 30, &kb))
+		return usage_error("invalid buffer size '%s': expected KiB per CPU, 1 or more",
+				   argv[1]);
+	snprintf(text, sizeof(text), "%lu\n", kb);
+	return write_file(tracing_path("buffer_size_kb"), text, O_TRUNC);
+}
