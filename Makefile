@@ -24,8 +24,8 @@ MODULE_DIR := $(BUILD)/module$(FLAVOUR)
 MODULE     := $(MODULE_DIR)/mmiotouch.ko
 IMAGE      := $(BUILD)/guest$(FLAVOUR).cpio.gz
 CHECK_DIR  := $(BUILD)/check$(FLAVOUR)
-ONEWRITE   := $(BUILD)/tools/onewrite
-FUZZWRITE  := $(BUILD)/tools/fuzzwrite
+# Every bats/tools/NAME.c becomes /usr/bin/NAME in the guest.
+TOOLS      := $(patsubst bats/tools/%.c,$(BUILD)/tools/%,$(wildcard bats/tools/*.c))
 MMIOCTL    := $(BUILD)/ctl-tool/static/mmioctl
 TARBALL    := /usr/src/linux-source-6.12.tar.xz
 JOBS       ?= $(shell nproc)
@@ -108,9 +108,9 @@ $(BUILD)/tools/%: bats/tools/%.c | deps
 $(MMIOCTL): $(wildcard ctl-tool/*.c ctl-tool/*.h) | deps
 	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool $(abspath $@)
 
-$(IMAGE): $(GUEST_FILES) $(MODULE) $(ONEWRITE) $(FUZZWRITE) $(MMIOCTL)
+$(IMAGE): $(GUEST_FILES) $(MODULE) $(TOOLS) $(MMIOCTL)
 	@initramfs/build.sh $(abspath $@) $(abspath $(BUILD))/guest-root \
-		$(abspath $(MODULE)) $(abspath $(ONEWRITE)) $(abspath $(FUZZWRITE)) $(abspath $(MMIOCTL))
+		$(abspath $(MODULE)) $(abspath $(TOOLS)) $(abspath $(MMIOCTL))
 image: $(IMAGE)
 
 # SANITIZE=1 also runs the stress set (see stress).
@@ -189,14 +189,13 @@ $(STOCK_KERNEL): $(KOBJ)/.config
 		> $(STOCK_DIR)/build.log 2>&1 || { tail -n 30 $(STOCK_DIR)/build.log; exit 1; }
 	@touch $@
 
-$(STOCK_IMAGE): $(STOCK_KERNEL) $(GUEST_FILES) bats/module/mmiotouch.c $(ONEWRITE) $(FUZZWRITE) $(MMIOCTL)
+$(STOCK_IMAGE): $(STOCK_KERNEL) $(GUEST_FILES) bats/module/mmiotouch.c $(TOOLS) $(MMIOCTL)
 	@mkdir -p $(STOCK_DIR)/module
 	@cp bats/module/mmiotouch.c bats/module/Kbuild $(STOCK_DIR)/module/
 	@$(MAKE) -s -C $(STOCK_DIR)/obj M=$(abspath $(STOCK_DIR))/module modules \
 		> $(STOCK_DIR)/module/build.log 2>&1 || { cat $(STOCK_DIR)/module/build.log; exit 1; }
 	@initramfs/build.sh $(abspath $@) $(abspath $(STOCK_DIR))/guest-root \
-		$(abspath $(STOCK_DIR))/module/mmiotouch.ko $(abspath $(ONEWRITE)) $(abspath $(FUZZWRITE)) \
-		$(abspath $(MMIOCTL))
+		$(abspath $(STOCK_DIR))/module/mmiotouch.ko $(abspath $(TOOLS)) $(abspath $(MMIOCTL))
 
 # Build the kernel after every patch of the series, in a tree of its own.
 series-check: $(SRC)/.applied $(KOBJ)/.config

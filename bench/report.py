@@ -43,6 +43,12 @@ ACCESSES = [
     ("off_vga_read", "read, tracer off (VGA)"),
     ("outside_vga_read", "read, mapping outside the set (VGA)"),
     ("subpage_outside_read", "read, armed page, outside a 16-byte range"),
+    ("range4_4k_traced_read", "4-byte range, 4K page (edu): read in it"),
+    ("range4_4k_untraced_read", "4-byte range, 4K page (edu): read beside it"),
+    ("range4_pmd_traced_read", "4-byte range, 2M page (16M VGA BAR): read in it"),
+    ("range4_pmd_untraced_read", "4-byte range, 2M page (16M VGA BAR): read beside it"),
+    ("remap_off_ns", "ioremap()+iounmap() of 4K, tracer off"),
+    ("remap_outside_ns", "ioremap()+iounmap() of 4K, tracer on, outside the set"),
     ("ranges1_read", "traced read, 1 range"),
     ("ranges16_read", "traced read, 16 ranges"),
     ("ranges256_read", "traced read, 256 ranges"),
@@ -53,6 +59,10 @@ OTHERS = [
     ("disable_us", "disable the tracer (us)"),
     ("rewrite_ranges_us", "rewrite ranges while tracing (us)"),
     ("events_per_s", "events per second, nobody reading"),
+    ("events_per_s_1cpu", "traced reads per second, one CPU"),
+    ("events_per_s_2cpu", "traced reads per second, two CPUs at once"),
+    ("events_unaccounted_1cpu", "reads neither in the buffer nor lost, one CPU"),
+    ("events_unaccounted_2cpu", "reads neither in the buffer nor lost, two CPUs"),
     ("events_until_loss", "events before the buffer lost some"),
     ("lost_events", "events lost in that run"),
     ("buffer_size_kb", "buffer_size_kb"),
@@ -78,15 +88,27 @@ def main():
         ("1024 ranges / 1 range (traced read)", ratio(ours, "ranges1024_read", ours, "ranges1_read"), 1.1),
         ("traced / tracer off (edu read)", ratio(ours, "traced_read", ours, "off_read"), None),
         ("armed page, outside sub-page range / traced", ratio(ours, "subpage_outside_read", ours, "traced_read"), None),
+        ("4-byte range traced read: 2M page / 4K page",
+         ratio(ours, "range4_pmd_traced_read", ours, "range4_4k_traced_read"), None),
+        ("4-byte range, read beside it: 2M page / 4K page",
+         ratio(ours, "range4_pmd_untraced_read", ours, "range4_4k_untraced_read"), None),
+        ("traced reads per second: two CPUs / one", ratio(ours, "events_per_s_2cpu", ours, "events_per_s_1cpu"), None),
     ]
     if stock:
         checks += [
-            ("traced read: ours / stock (two boots)", ratio(ours, "traced_read", stock, "traced_read"), 1.05),
             ("traced write: ours / stock (two boots)", ratio(ours, "traced_write", stock, "traced_write"), 1.05),
             ("traced/off, ours over stock's (each in its boot)",
              (ratio(ours, "traced_read", ours, "off_read") or 0) /
              (ratio(stock, "traced_read", stock, "off_read") or 1), 1.05),
             ("untraced VGA read: ours / stock", ratio(ours, "outside_vga_read", stock, "outside_vga_read"), None),
+            ("traced read: ours / stock, target of the emulation issue",
+             ratio(ours, "traced_read", stock, "traced_read"), 0.6),
+            ("ioremap+iounmap, tracer off: ours / stock (registry cost)",
+             ratio(ours, "remap_off_ns", stock, "remap_off_ns"), None),
+            ("ioremap+iounmap, tracer on: ours / stock",
+             ratio(ours, "remap_outside_ns", stock, "remap_outside_ns"), None),
+            ("enable: ours / stock", ratio(ours, "enable_us", stock, "enable_us"), None),
+            ("disable: ours / stock", ratio(ours, "disable_us", stock, "disable_us"), None),
         ]
     for label, value, target in checks:
         shown = "-" if value is None else "%.3f" % value

@@ -50,8 +50,8 @@
 #include <linux/io.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/pci.h>
+#include <linux/rwsem.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -84,10 +84,14 @@ static struct target targets[] = {
 };
 
 /*
- * Serializes all commands and protects targets[], last_value, elapsed_ns,
- * buffer, buffer_len and fill_seed.
+ * Protects targets[], buffer, buffer_len and fill_seed. Every command holds
+ * it for writing except read, write and repeat: those hold it for reading,
+ * so that several CPUs access a mapping at the same time (the concurrency
+ * tests and the bench need that), and store their results with
+ * WRITE_ONCE(); with several at once, "value" and "elapsed_ns" hold one of
+ * them.
  */
-static DEFINE_MUTEX(touch_mutex);
+static DECLARE_RWSEM(touch_rwsem);
 static u64 last_value;
 static u64 elapsed_ns;
 static u8 buffer[BUFFER_SIZE];
@@ -268,9 +272,9 @@ static int do_access(int argc, char **argv, u64 count)
 	start = ktime_get();
 	for (done = 0; done < count; done++)
 		value = access_once(p, width, write, value);
-	elapsed_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+	WRITE_ONCE(elapsed_ns, ktime_to_ns(ktime_sub(ktime_get(), start)));
 	if (!write)
-		last_value = value;
+		WRITE_ONCE(last_value, value);
 	return 0;
 }
 
@@ -419,7 +423,7 @@ static int do_insn(int argc, char **argv)
 	ret = target_span_str(argv[2], argv[3], form->width, &p);
 	if (ret)
 		return ret;
-	last_value = form->run(p, value);
+	WRITE_ONCE(last_value, form->run(p, value));
 	return 0;
 }
 
@@ -597,8 +601,15 @@ static int do_remap(int argc, char **argv)
 			return ret;
 		do_unmap(t);
 	}
-	elapsed_ns = ktime_to_ns(ktime_sub(ktime_get(), start));
+	WRITE_ONCE(elapsed_ns, ktime_to_ns(ktime_sub(ktime_get(), start)));
 	return 0;
+}
+
+/* Whether a command only accesses a mapping: it runs beside others. */
+static bool shared_command(int argc, char **argv)
+{
+	return argc && (!strcmp(argv[0], "read") || !strcmp(argv[0], "write") ||
+			!strcmp(argv[0], "repeat"));
 }
 
 static int run_command(int argc, char **argv)
@@ -679,9 +690,15 @@ static ssize_t ctl_write(struct file *file, const char __user *ubuf,
 		argv[argc++] = word;
 	}
 
-	mutex_lock(&touch_mutex);
-	ret = run_command(argc, argv);
-	mutex_unlock(&touch_mutex);
+	if (shared_command(argc, argv)) {
+		down_read(&touch_rwsem);
+		ret = run_command(argc, argv);
+		up_read(&touch_rwsem);
+	} else {
+		down_write(&touch_rwsem);
+		ret = run_command(argc, argv);
+		up_write(&touch_rwsem);
+	}
 	kfree(buf);
 	return ret ? ret : count;
 }
@@ -694,9 +711,7 @@ static const struct file_operations ctl_fops = {
 
 static int value_get(void *data, u64 *val)
 {
-	mutex_lock(&touch_mutex);
-	*val = *(u64 *)data;
-	mutex_unlock(&touch_mutex);
+	*val = READ_ONCE(*(u64 *)data);
 	return 0;
 }
 DEFINE_DEBUGFS_ATTRIBUTE(value_fops, value_get, NULL, "0x%llx\n");
@@ -707,10 +722,10 @@ static int buffer_show(struct seq_file *m, void *v)
 {
 	size_t i;
 
-	mutex_lock(&touch_mutex);
+	down_read(&touch_rwsem);
 	for (i = 0; i < buffer_len; i++)
 		seq_printf(m, "%s%02x", i ? " " : "", buffer[i]);
-	mutex_unlock(&touch_mutex);
+	up_read(&touch_rwsem);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -720,13 +735,13 @@ static int mapped_show(struct seq_file *m, void *v)
 {
 	int i;
 
-	mutex_lock(&touch_mutex);
+	down_read(&touch_rwsem);
 	for (i = 0; i < ARRAY_SIZE(targets); i++)
 		if (targets[i].base)
 			seq_printf(m, "%s 0x%lx 0x%llx\n", targets[i].name,
 				   (unsigned long)targets[i].base,
 				   (unsigned long long)targets[i].size);
-	mutex_unlock(&touch_mutex);
+	up_read(&touch_rwsem);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(mapped);
