@@ -72,6 +72,11 @@ struct target {
 	resource_size_t fixed_start, fixed_size;
 	void __iomem *base;		/* mapped window, NULL when unmapped */
 	resource_size_t size;
+	/*
+	 * Held and enabled from the first map until the module goes: on
+	 * QEMU's edu, whose interrupt pin routes through ACPI, enabling and
+	 * disabling take a second each under TCG.
+	 */
 	struct pci_dev *pdev;
 };
 
@@ -109,22 +114,35 @@ static struct target *find_target(const char *name)
 	return NULL;
 }
 
-/* Physical extent of a target's region: its PCI BAR or the fixed range. */
+/*
+ * Physical extent of a target's region: its PCI BAR, the device enabled,
+ * or the fixed range.
+ */
 static int target_region(struct target *t, resource_size_t *start,
 			 resource_size_t *size)
 {
+	struct pci_dev *pdev;
+	int ret;
+
 	if (!t->vendor) {
 		*start = t->fixed_start;
 		*size = t->fixed_size;
 		return 0;
 	}
-	t->pdev = pci_get_device(t->vendor, t->device, NULL);
-	if (!t->pdev)
-		return -ENODEV;
-	if (!(pci_resource_flags(t->pdev, t->bar) & IORESOURCE_MEM)) {
-		pci_dev_put(t->pdev);
-		t->pdev = NULL;
-		return -ENODEV;
+	if (!t->pdev) {
+		pdev = pci_get_device(t->vendor, t->device, NULL);
+		if (!pdev)
+			return -ENODEV;
+		if (!(pci_resource_flags(pdev, t->bar) & IORESOURCE_MEM)) {
+			pci_dev_put(pdev);
+			return -ENODEV;
+		}
+		ret = pci_enable_device_mem(pdev);
+		if (ret) {
+			pci_dev_put(pdev);
+			return ret;
+		}
+		t->pdev = pdev;
 	}
 	*start = pci_resource_start(t->pdev, t->bar);
 	*size = pci_resource_len(t->pdev, t->bar);
@@ -143,29 +161,13 @@ static int do_map(struct target *t, u64 offset, u64 size)
 	ret = target_region(t, &start, &region);
 	if (ret)
 		return ret;
-	ret = -EINVAL;
 	if (offset >= region || size > region - offset)
-		goto put_dev;
-	if (t->pdev) {
-		ret = pci_enable_device_mem(t->pdev);
-		if (ret)
-			goto put_dev;
-	}
+		return -EINVAL;
 	t->base = ioremap(start + offset, size);
-	if (!t->base) {
-		ret = -ENOMEM;
-		goto disable_dev;
-	}
+	if (!t->base)
+		return -ENOMEM;
 	t->size = size;
 	return 0;
-
-disable_dev:
-	if (t->pdev)
-		pci_disable_device(t->pdev);
-put_dev:
-	pci_dev_put(t->pdev);
-	t->pdev = NULL;
-	return ret;
 }
 
 static int do_unmap(struct target *t)
@@ -174,11 +176,6 @@ static int do_unmap(struct target *t)
 		return -ENXIO;
 	iounmap(t->base);
 	t->base = NULL;
-	if (t->pdev) {
-		pci_disable_device(t->pdev);
-		pci_dev_put(t->pdev);
-		t->pdev = NULL;
-	}
 	return 0;
 }
 
@@ -764,8 +761,13 @@ static void __exit mmiotouch_exit(void)
 	int i;
 
 	debugfs_remove_recursive(touch_dir);
-	for (i = 0; i < ARRAY_SIZE(targets); i++)
+	for (i = 0; i < ARRAY_SIZE(targets); i++) {
 		do_unmap(&targets[i]);
+		if (targets[i].pdev) {
+			pci_disable_device(targets[i].pdev);
+			pci_dev_put(targets[i].pdev);
+		}
+	}
 }
 
 module_init(mmiotouch_init);
