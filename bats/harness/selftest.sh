@@ -30,6 +30,14 @@ boot passing 120 "bats --formatter tap $fixtures/passing.bats"
 expect_verdict green passing "a passing bats fixture"
 boot failing 120 "bats --formatter tap $fixtures/failing.bats"
 expect_verdict red failing "a failing bats fixture"
+# What make check prints of a failure: the test's own lines, and the log.
+if "$here/verdict.sh" "$outdir/failing" failing 2>/dev/null |
+	grep -A3 -x 'not ok - failing: fixture: this test fails on purpose' |
+	grep -qx '# expected 5, actual 4'; then
+	echo "ok - harness: a failing test is shown with its expected and actual values"
+else
+	echo "not ok - harness: a failing test is shown without its expected and actual values (logs: $outdir/failing)"
+fi
 boot warn 120 "$load_module && echo warn > $touch_ctl && bats --formatter tap $fixtures/passing.bats"
 expect_verdict red warn "a WARN from the test module"
 boot panic 120 "$load_module && echo panic > $touch_ctl; bats --formatter tap $fixtures/passing.bats"
