@@ -306,12 +306,16 @@ expect "and leaves the previous trace alone" same "$(cat "$work/kept.txt")" "the
 make_tree
 head -c 300000 /dev/zero | tr '\0' 'R' > "$tracing/trace_pipe"
 "$mmioctl" --root "$root" record -q -- sleep 30 2>/dev/null | sleep 30 &
+stalled_reader=$!
 sleep 1
 recorder=$(pgrep -n -f "record -q -- sleep 30" | head -n 1)
+recorded_command=$(pgrep -P "$recorder" sleep)
 kill -TERM "$recorder"
 for i in $(seq 1 30); do kill -0 "$recorder" 2>/dev/null || break; sleep 0.1; done
 expect "SIGTERM stops record while its output is blocked" sh -c "! kill -0 $recorder 2>/dev/null"
-pkill -f "sleep 30" 2>/dev/null
+# Only this test's own sleeps: anything else on the machine is not ours.
+kill $recorded_command "$stalled_reader" 2>/dev/null
+wait "$stalled_reader" 2>/dev/null
 expect "the stopped session switched the tracer off" same "$(cat "$tracing/current_tracer")" nop
 
 # Output that cannot be written is a failure.
