@@ -34,7 +34,7 @@ export ACCEL
 export ACCEL_CACHE := $(abspath $(BUILD))/accel
 
 PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
-	cpio qemu-system-x86 busybox-static bash-static bats git perl python3 python3-ply groff-base
+	cpio qemu-system-x86 busybox-static bash-static bats git perl python3 python3-ply python3-git groff-base
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)

@@ -47,14 +47,20 @@ fi
 # The tree is unpacked from linux-source without its history, so the
 # commits that Fixes: tags name cannot be looked up in it: that one check
 # is left to a kernel git tree.
+# checkpatch validates SPDX lines with scripts/spdxcheck.py, which needs
+# python3-ply and python3-git; a python3 ahead in PATH without them (pyenv)
+# makes it fail quietly and accept any licence, so Debian's python3 goes
+# first, and any output at all (a traceback included) fails the patch.
 echo "check: checkpatch --strict on $# patches"
 for patch in "$@"; do
 	name=$(basename "$patch")
-	if (cd "$src" && ./scripts/checkpatch.pl --strict -q --ignore UNKNOWN_COMMIT_ID "$top/$patch") \
-		> "$outdir/checkpatch-$name.log" 2>&1; then
+	log=$outdir/checkpatch-$name.log
+	if (cd "$src" && PATH=/usr/bin:$PATH \
+		./scripts/checkpatch.pl --strict -q --ignore UNKNOWN_COMMIT_ID "$top/$patch") \
+		> "$log" 2>&1 && [ ! -s "$log" ]; then
 		echo "ok - checkpatch: $name" | record
 	else
-		echo "not ok - checkpatch: $name (log: $outdir/checkpatch-$name.log)" | record
+		echo "not ok - checkpatch: $name (log: $log)" | record
 	fi
 done
 
