@@ -8,11 +8,11 @@
 
 load helpers
 
-# insn_result NAME OFFSET: run one instruction form of the test module on
-# vga at OFFSET, print the register it left.
-insn_result() {
+# assert_insn_result NAME OFFSET EXPECTED: run one instruction form of the
+# test module on vga at OFFSET; it left EXPECTED in its register.
+assert_insn_result() {
 	touch_dev insn "$1" vga "$2"
-	touch_value
+	assert_eq "$1 register" "$3" "$(touch_value)"
 }
 
 @test "emulate: MOV reads and writes of 1, 2, 4 and 8 bytes give exact lines" {
@@ -51,15 +51,15 @@ R 8 $ID $(hex VGA+0x18) 0xd4d4d4d4d4d4d4d4 0x0 0"
 	touch_dev write vga 8 0x100 0x8182838485868788
 	tracer_on
 	# The register held 0x1122334455667788 before each of these.
-	[ "$(insn_result movb_ah 0x100)" = 0x1122334455668888 ]
-	[ "$(insn_result movw_keep 0x100)" = 0x1122334455668788 ]
-	[ "$(insn_result movl_zext 0x100)" = 0x85868788 ]
-	[ "$(insn_result movzbq 0x100)" = 0x88 ]
-	[ "$(insn_result movzwq 0x100)" = 0x8788 ]
-	[ "$(insn_result movzbw_keep 0x100)" = 0x1122334455660088 ]
-	[ "$(insn_result movsbq 0x100)" = 0xffffffffffffff88 ]
-	[ "$(insn_result movswq 0x100)" = 0xffffffffffff8788 ]
-	[ "$(insn_result movsbl_zext 0x100)" = 0xffffff88 ]
+	assert_insn_result movb_ah 0x100 0x1122334455668888
+	assert_insn_result movw_keep 0x100 0x1122334455668788
+	assert_insn_result movl_zext 0x100 0x85868788
+	assert_insn_result movzbq 0x100 0x88
+	assert_insn_result movzwq 0x100 0x8788
+	assert_insn_result movzbw_keep 0x100 0x1122334455660088
+	assert_insn_result movsbq 0x100 0xffffffffffffff88
+	assert_insn_result movswq 0x100 0xffffffffffff8788
+	assert_insn_result movsbl_zext 0x100 0xffffff88
 	read_map "$VGA"
 	at="$ID $(hex VGA+0x100)"
 	assert_events "MAP $ID $VGA $VIRT 0x1000 0x0 0
@@ -93,9 +93,9 @@ W 8 $ID $(hex VGA+0x230) 0xfffffffffffffffe 0x0 0
 W 1 $ID $(hex VGA+0x240) 0x99 0x0 0"
 	tracer_off
 	touch_dev read vga 8 0x230
-	[ "$(touch_value)" = 0xfffffffffffffffe ]
+	assert_value 0xfffffffffffffffe
 	touch_dev read vga 1 0x240
-	[ "$(touch_value)" = 0x99 ]
+	assert_value 0x99
 }
 
 # element_lines TYPE WIDTH ID FIRST STEP COUNT VALUE...: the lines of a
@@ -117,7 +117,7 @@ element_lines() {
 	touch_dev fill 0x40
 	touch_dev string movs_out 4 fwd vga 0x300 4
 	touch_dev string movs_in 4 fwd vga 0x300 4
-	[ "$(cat "$TOUCH/buffer")" = "40 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f" ]
+	assert_eq "buffer" "40 41 42 43 44 45 46 47 48 49 4a 4b 4c 4d 4e 4f" "$(cat "$TOUCH/buffer")"
 	touch_dev fill 0x1234
 	touch_dev string stos 2 back vga 0x406 4
 	touch_dev string stos 8 fwd vga 0x500 2
@@ -132,7 +132,7 @@ $(element_lines W 8 "$ID" VGA+0x500 8 2 0x1234 0x1234)
 $(element_lines W 1 "$ID" VGA+0x603 -1 4 0x63 0x62 0x61 0x60)"
 	tracer_off
 	touch_dev read vga 4 0x600
-	[ "$(touch_value)" = 0x63626160 ]
+	assert_value 0x63626160
 }
 
 @test "emulate: MOVS and STOS without REP move one element" {
@@ -159,10 +159,10 @@ R 8 $ID $(hex VGA+0x700) $value 0x0 0"
 	touch_dev fill 0x10
 	touch_dev toio vga 0x800 8
 	touch_dev fromio vga 0x800 8
-	[ "$(cat "$TOUCH/buffer")" = "10 11 12 13 14 15 16 17" ]
+	assert_eq "buffer" "10 11 12 13 14 15 16 17" "$(cat "$TOUCH/buffer")"
 	touch_dev setio vga 0x900 4 0xee
 	touch_dev read vga 4 0x900
-	[ "$(touch_value)" = 0xeeeeeeee ]
+	assert_value 0xeeeeeeee
 	read_map "$VGA"
 	# Each is logged element by element, in whatever widths the helpers
 	# use: the bytes, put together, are what was copied or set.
@@ -173,9 +173,12 @@ R 8 $ID $(hex VGA+0x700) $value 0x0 0"
 				for (i = 0; i < $2; i++) { printf "%02x ", v % 256; v = int(v / 256) }
 			}'
 	}
-	[ "$(bytes_of W VGA+0x800 VGA+0x808)" = "10 11 12 13 14 15 16 17 " ]
-	[ "$(bytes_of R VGA+0x800 VGA+0x808)" = "10 11 12 13 14 15 16 17 " ]
-	[ "$(bytes_of W VGA+0x900 VGA+0x904)" = "ee ee ee ee " ]
+	assert_eq "W bytes VGA+0x800..VGA+0x808" "10 11 12 13 14 15 16 17 " \
+		"$(bytes_of W VGA+0x800 VGA+0x808)"
+	assert_eq "R bytes VGA+0x800..VGA+0x808" "10 11 12 13 14 15 16 17 " \
+		"$(bytes_of R VGA+0x800 VGA+0x808)"
+	assert_eq "W bytes VGA+0x900..VGA+0x904" "ee ee ee ee " \
+		"$(bytes_of W VGA+0x900 VGA+0x904)"
 	! trace_events | grep -q '^UNKNOWN' || false
 	assert_stat stepped 0
 }
@@ -191,7 +194,7 @@ R 8 $ID $(hex VGA+0x700) $value 0x0 0"
 	assert_events "MAP $ID $VGA $VIRT 0x2000 0x0 0
 $(element_lines W 4 "$ID" VGA+0xff8 4 2 0xabcd 0xabcd)"
 	touch_dev read vga 8 0x1000
-	[ "$(touch_value)" = 0xabcd0000abcd ]
+	assert_value 0xabcd0000abcd
 }
 
 @test "emulate: a string from one mapping to another logs both sides" {
@@ -212,7 +215,7 @@ W 4 $SHM_ID $(hex IVSHMEM+0x200) 0x4030201 0x0 0
 R 4 $VGA_ID $(hex VGA+0x104) 0x8070605 0x0 0
 W 4 $SHM_ID $(hex IVSHMEM+0x204) 0x8070605 0x0 0" ]
 	touch_dev read ivshmem 8 0x200
-	[ "$(touch_value)" = 0x807060504030201 ]
+	assert_value 0x807060504030201
 }
 
 @test "emulate: an instruction the decoder does not know is single-stepped and counted" {
@@ -222,7 +225,7 @@ W 4 $SHM_ID $(hex IVSHMEM+0x204) 0x8070605 0x0 0" ]
 	touch_dev write vga 4 0x100 0x1
 	touch_dev insn orl_stepped vga 0x100
 	touch_dev read vga 4 0x100
-	[ "$(touch_value)" = 0x101 ]
+	assert_value 0x101
 	read_map "$VGA"
 	run trace_events
 	[ "${#lines[@]}" = 4 ]

@@ -18,7 +18,7 @@ SEED=${FUZZ_SEED:-20261203}
 	touch_dev map vga
 	fuzzwrite ranges "$MMIOTRACE/ranges" "$MMIOTRACE/ranges" "$((SEED + 1))" "$ROUNDS"
 	touch_dev read edu 4 0x0
-	[ "$(touch_value)" = 0x10000ed ]
+	assert_value 0x10000ed
 }
 
 @test "fuzz: the toggles" {

@@ -41,6 +41,11 @@ touch_value() {
 	cat "$TOUCH/value"
 }
 
+# assert_value EXPECTED: the test module's last read gave EXPECTED.
+assert_value() {
+	assert_eq "value read" "$1" "$(touch_value)"
+}
+
 # touch_virt TARGET: the virtual address of the test module's mapping.
 touch_virt() {
 	awk -v target="$1" '$1 == target { print $2 }' "$TOUCH/mapped"
@@ -106,14 +111,19 @@ stat_of() {
 	awk -v key="$1" '$1 == key { print $2; found = 1 } END { exit !found }' "$MMIOTRACE/stats"
 }
 
+# assert_eq WHAT EXPECTED ACTUAL: a failure names WHAT and shows both
+# values, which a bare [ ... = ... ] leaves out of the test's output.
+assert_eq() {
+	[ "$2" = "$3" ] && return
+	echo "$1: expected $2, actual $3"
+	return 1
+}
+
 # assert_stat NAME EXPECTED: one counter has this value.
 assert_stat() {
 	local actual
 	actual=$(stat_of "$1") || { echo "stats has no counter '$1'"; return 1; }
-	if [ "$actual" != "$2" ]; then
-		echo "stat $1: expected $2, actual $actual"
-		return 1
-	fi
+	assert_eq "stat $1" "$2" "$actual"
 }
 
 # assert_edu_read_traced: a read of edu's identification register, made

@@ -62,9 +62,9 @@ R 4 $ID $(hex VGA+0x800000) 0xcafe0001 0x0 0"
 	assert_stat armed_bytes 0
 	assert_page_tables_restored 0x1000000
 	touch_dev read vga 4 0x800004
-	[ "$(touch_value)" = 0xcafe0002 ]
+	assert_value 0xcafe0002
 	touch_dev read vga 4 0x100
-	[ "$(touch_value)" = 0xcafe0003 ]
+	assert_value 0xcafe0003
 }
 
 @test "hugepages: a range across a 2M boundary arms both pages and logs both sides" {
@@ -87,7 +87,7 @@ R 8 $ID $(hex VGA+0x1ffff8) 0x1111111110101010 0x0 0"
 	tracer_off
 	assert_page_tables_restored 0x1000000
 	touch_dev read vga 4 0x200000
-	[ "$(touch_value)" = 0x22222222 ]
+	assert_value 0x22222222
 }
 
 @test "hugepages: a range at the very end of the BAR is traced" {
@@ -147,7 +147,7 @@ R 4 $ID $(hex VGA+0xa00000) 0x5eed0002 0x0 0"
 	assert_stat armed_bytes 0
 	assert_page_tables_restored 0x1000000
 	touch_dev read vga 4 0xa00000
-	[ "$(touch_value)" = 0x5eed0002 ]
+	assert_value 0x5eed0002
 	assert_dmesg_clean
 }
 
@@ -174,7 +174,7 @@ R 4 $ID $(hex IVSHMEM+0x20000000) 0x1a2b3c4d 0x0 0"
 	assert_stat armed_bytes 0
 	assert_page_tables_restored 0x40000000
 	touch_dev read ivshmem 8 0x20000008
-	[ "$(touch_value)" = 0x1122334455667788 ]
+	assert_value 0x1122334455667788
 }
 
 @test "hugepages: ranges across a 2M boundary and at the end of a 1G page" {
@@ -248,5 +248,5 @@ W 4 $ID $(hex VGA+0x400000) 0x42 0x0 0"
 	assert_stat armed_bytes 0
 	assert_page_tables_restored 0x401000
 	touch_dev read vga 4 0x400004
-	[ "$(touch_value)" = 0x43 ]
+	assert_value 0x43
 }

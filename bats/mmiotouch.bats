@@ -7,30 +7,30 @@ load helpers
 @test "mmiotouch: edu id register reads 0x010000ed" {
 	touch_dev map edu
 	touch_dev read edu 4 0x0
-	[ "$(touch_value)" = 0x10000ed ]
+	assert_value 0x10000ed
 }
 
 @test "mmiotouch: edu inverse register returns NOT of the value written" {
 	touch_dev map edu
 	touch_dev write edu 4 0x4 0x12345678
 	touch_dev read edu 4 0x4
-	[ "$(touch_value)" = 0xedcba987 ]
+	assert_value 0xedcba987
 }
 
 @test "mmiotouch: vga framebuffer reads back what was written" {
 	touch_dev map vga
 	touch_dev write vga 4 0x10 0xcafe1234
 	touch_dev read vga 4 0x10
-	[ "$(touch_value)" = 0xcafe1234 ]
+	assert_value 0xcafe1234
 	touch_dev write vga 1 0x11 0x55
 	touch_dev read vga 4 0x10
-	[ "$(touch_value)" = 0xcafe5534 ]
+	assert_value 0xcafe5534
 }
 
 @test "mmiotouch: repeat performs the access and reports a duration" {
 	touch_dev map edu
 	touch_dev repeat 100 read edu 4 0x0
-	[ "$(touch_value)" = 0x10000ed ]
+	assert_value 0x10000ed
 	[ "$(cat "$TOUCH/elapsed_ns")" -gt 0 ]
 }
 
