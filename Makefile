@@ -22,6 +22,8 @@ KOBJ       := $(BUILD)/kobj$(FLAVOUR)
 KERNEL     := $(KOBJ)/arch/x86/boot/bzImage
 MODULE_DIR := $(BUILD)/module$(FLAVOUR)
 MODULE     := $(MODULE_DIR)/mmiotouch.ko
+# The kernel's own modules (nvme), installed for the guest's modprobe.
+MODROOT    := $(KOBJ)/modroot
 IMAGE      := $(BUILD)/guest$(FLAVOUR).cpio.gz
 CHECK_DIR  := $(BUILD)/check$(FLAVOUR)
 # Every bats/tools/NAME.c becomes /usr/bin/NAME in the guest.
@@ -34,7 +36,7 @@ export ACCEL
 export ACCEL_CACHE := $(abspath $(BUILD))/accel
 
 PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
-	cpio qemu-system-x86 busybox-static bash-static bats git perl python3 python3-ply python3-git groff-base
+	cpio kmod qemu-system-x86 busybox-static bash-static bats git perl python3 python3-ply python3-git groff-base
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)
@@ -100,6 +102,13 @@ $(MODULE): bats/module/mmiotouch.c bats/module/Kbuild $(KERNEL)
 	@$(MAKE) -s -C $(KOBJ) M=$(abspath $(MODULE_DIR)) modules > $(MODULE_DIR)/build.log 2>&1 || \
 		{ cat $(MODULE_DIR)/build.log; exit 1; }
 
+$(MODROOT)/.installed: $(KERNEL)
+	@rm -rf $(MODROOT)
+	@$(MAKE) -s -C $(SRC) O=$(abspath $(KOBJ)) INSTALL_MOD_PATH=$(abspath $(MODROOT)) \
+		INSTALL_MOD_STRIP=1 modules_install > $(KOBJ)/modules_install.log 2>&1 || \
+		{ cat $(KOBJ)/modules_install.log; exit 1; }
+	@touch $@
+
 # Guest-side test tools, static: the image has no libc.
 $(BUILD)/tools/%: bats/tools/%.c | deps
 	@mkdir -p $(@D)
@@ -108,9 +117,9 @@ $(BUILD)/tools/%: bats/tools/%.c | deps
 $(MMIOCTL): $(wildcard ctl-tool/*.c ctl-tool/*.h) | deps
 	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool $(abspath $@)
 
-$(IMAGE): $(GUEST_FILES) $(MODULE) $(TOOLS) $(MMIOCTL)
+$(IMAGE): $(GUEST_FILES) $(MODULE) $(MODROOT)/.installed $(TOOLS) $(MMIOCTL)
 	@initramfs/build.sh $(abspath $@) $(abspath $(BUILD))/guest-root \
-		$(abspath $(MODULE)) $(abspath $(TOOLS)) $(abspath $(MMIOCTL))
+		$(abspath $(MODULE)) $(abspath $(MODROOT)) $(abspath $(TOOLS)) $(abspath $(MMIOCTL))
 image: $(IMAGE)
 
 # SANITIZE=1 also runs the stress set (see stress).

@@ -2,7 +2,8 @@
 # Build the guest image: busybox, bash and bats from Debian's packages, the
 # project's test modules, tools and bats tests, and our init.
 # usage: build.sh OUT.cpio.gz STAGING_DIR FILE...
-#   FILE: a .ko goes to /opt/mmio/modules, an executable to /usr/bin.
+#   FILE: a .ko goes to /opt/mmio/modules, a directory is a modules_install
+#   root (its lib/modules, for modprobe), an executable goes to /usr/bin.
 set -eu
 out=$1 staging=$2
 shift 2
@@ -41,6 +42,10 @@ install -D -m 0644 "$top/ctl-tool/mmioctl.bash-completion" \
 cp -a "$top/bats" "$top/bench" opt/mmio/
 rm -rf opt/mmio/bats/module opt/mmio/bats/tools
 for f in "$@"; do
+	if [ -d "$f" ]; then
+		mkdir -p lib && cp -a "$f/lib/modules" lib/
+		continue
+	fi
 	case $f in
 	*.ko) install -m 0644 "$f" opt/mmio/modules/ ;;
 	*) install -m 0755 "$f" usr/bin/ ;;

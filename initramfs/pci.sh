@@ -46,3 +46,4 @@ edu_bar0() { pci_bar 0x1234 0x11e8 0; }
 vga_bar0() { pci_bar 0x1234 0x1111 0; }
 ivshmem_bar2() { pci_bar 0x1af4 0x1110 2; }
 e1000_bar0() { pci_bar 0x8086 0x100e 0; }
+nvme_bar0() { pci_bar 0x1b36 0x0010 0; }

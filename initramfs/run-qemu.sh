@@ -65,9 +65,12 @@ cmdline="$cmdline ${GUEST_KERNEL_ARGS:-} $extra_args"
 # The devices the tests trace: std VGA (a 16M BAR that ioremap() maps with
 # 2M pages), edu, ivshmem with a 1G BAR (1G pages, as the CPU has pdpe1gb)
 # and e1000, whose in-tree driver binds at boot. Its network goes nowhere.
+# nvme, a controller with no namespace, for its in-tree driver, a module
+# that tests load under the tracer.
 devices=(-vga std -device edu -cpu qemu64,+pdpe1gb
 	-object memory-backend-ram,id=shm,size=1G -device ivshmem-plain,memdev=shm
-	-netdev user,id=net0,restrict=on -device e1000,netdev=net0)
+	-netdev user,id=net0,restrict=on -device e1000,netdev=net0
+	-device nvme,serial=mmiotrace0)
 # QEMU's own trace of the device accesses, through a filter: under TCG the
 # guest's local APIC (xAPIC, "apic-msi") and the consoles' UART ("serial")
 # are device models too, and would fill hundreds of MB with accesses no
