@@ -96,3 +96,40 @@ changer() {
 	[ "$(printf '%s\n' "${lines[@]}" | grep -c '^MAP')" = 1 ]
 	[ "$(printf '%s\n' "${lines[@]}" | grep -c '^R 4')" -ge 20 ]
 }
+
+# A read-modify-write of a traced page is single-stepped: the page stays
+# armed all along, so that no other CPU's access gets through untraced.
+@test "cpus: 200000 reads beside another CPU's read-modify-writes of the page are all traced" {
+	cpus=$(nproc)
+	echo 16384 > "$TRACING/buffer_size_kb"
+	# The reads' register is in the set, the one ORed beside it is not:
+	# those are stepped all the same, but not logged.
+	set_ranges "$EDU 4"
+	touch_dev map edu
+	dmesg_mark
+	tracer_on
+	stop=$BATS_TEST_TMPDIR/stop
+	pids=""
+	for cpu in $(seq 1 $((cpus - 1))); do
+		taskset -c "$cpu" sh -c "while [ ! -e $stop ]; do
+			echo 'repeat 1000 insn orl_stepped edu 0x4' > $TOUCH/ctl; done" &
+		pids="$pids $!"
+	done
+	taskset -c 0 sh -c "echo 'repeat 200000 read edu 4 0x0' > $TOUCH/ctl"
+	touch "$stop"
+	for pid in $pids; do wait "$pid"; done
+	oracle_record "cpus-rmw-$cpus" "$EDU" 4 4
+	ID=$(mapping_id "$EDU")
+	assert_eq "reads traced on CPU 0" 200000 \
+		"$(strip_timestamps < "$TRACING/per_cpu/cpu0/trace" |
+			grep -c "^R 4 $ID $EDU 0x10000ed 0x0 0$")"
+	assert_stat read 200000
+	assert_stat lost 0
+	assert_stat exposed 0
+	[ "$(stat_of stepped)" -ge 1000 ]
+	echo "# $(stat_of stepped) read-modify-writes stepped on $((cpus - 1)) CPUs" \
+		"beside 200000 traced reads" >&3
+	tracer_off
+	assert_stat armed_bytes 0
+	assert_dmesg_clean
+}

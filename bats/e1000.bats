@@ -33,9 +33,10 @@ count_access() {
 
 @test "e1000: link up and down traced on the bound driver's BAR, nothing outside it" {
 	[ -e "/sys/bus/pci/devices/$BDF/driver" ]
-	ID=$(mapping_id "$BAR")
 	mmioctl add-pci "$BDF" 0
 	mmioctl on
+	# A mapping has an id once it takes part in tracing.
+	ID=$(mapping_id "$BAR")
 	ip link set eth0 up
 	sleep 3
 	ip link set eth0 down
@@ -60,9 +61,9 @@ count_access() {
 }
 
 @test "e1000: unbinding and binding the driver while tracing gives its UNMAP and a new MAP" {
-	OLD=$(mapping_id "$BAR")
 	mmioctl add-pci "$BDF" 0
 	mmioctl on
+	OLD=$(mapping_id "$BAR")
 	echo "$BDF" > /sys/bus/pci/drivers/e1000/unbind
 	[ -z "$(mapping_id "$BAR")" ]
 	echo "$BDF" > /sys/bus/pci/drivers/e1000/bind

@@ -1,8 +1,11 @@
 #!/usr/bin/env bats
 # Traced accesses are emulated in the fault handler: each instruction form
 # gives exact R/W lines (width and value) and leaves in its register what
-# the CPU would; string instructions give one line per element; what the
-# decoder cannot emulate is single-stepped, logged as before and counted.
+# the CPU would; string instructions give one line per element. The other
+# instructions are single-stepped with their memory operand moved off the
+# armed page: onto a buffer, for the general purpose ones, whose values
+# are logged; onto the alias for SSE, logged as UNKNOWN; and only when the
+# address register is an operand too, with the page present, counted.
 # The VGA framebuffer takes every width; edu's accesses of 4 and 8 bytes go
 # to the device oracle too.
 
@@ -218,20 +221,65 @@ W 4 $SHM_ID $(hex IVSHMEM+0x204) 0x8070605 0x0 0" ]
 	assert_value 0x807060504030201
 }
 
-@test "emulate: an instruction the decoder does not know is single-stepped and counted" {
+@test "emulate: a read-modify-write is stepped through a buffer, with its values" {
 	set_ranges "$VGA 4k"
 	tracer_on
 	touch_dev map vga
 	touch_dev write vga 4 0x100 0x1
 	touch_dev insn orl_stepped vga 0x100
-	touch_dev read vga 4 0x100
+	touch_dev insn xchgl vga 0x100 0xabcd
 	assert_value 0x101
+	touch_dev read vga 4 0x100
+	assert_value 0xabcd
+	read_map "$VGA"
+	at="$ID $(hex VGA+0x100)"
+	assert_events "MAP $ID $VGA $VIRT 0x1000 0x0 0
+W 4 $at 0x1 0x0 0
+R 4 $at 0x1 0x0 0
+W 4 $at 0x101 0x0 0
+R 4 $at 0x101 0x0 0
+W 4 $at 0xabcd 0x0 0
+R 4 $at 0xabcd 0x0 0"
+	assert_stat stepped 2
+	assert_stat exposed 0
+	assert_stat unknown 0
+}
+
+@test "emulate: an SSE store is stepped onto the alias and logged as UNKNOWN" {
+	set_ranges "$VGA 4k"
+	tracer_on
+	touch_dev map vga
+	touch_dev insn movq_xmm vga 0x100 0x1122334455667788
+	touch_dev read vga 8 0x100
+	assert_value 0x1122334455667788
 	read_map "$VGA"
 	run trace_events
-	[ "${#lines[@]}" = 4 ]
-	[[ "${lines[2]}" =~ ^UNKNOWN\ $ID\ $(hex VGA+0x100)\ [0-9a-f]{2},[0-9a-f]{2},[0-9a-f]{2}\ 0x0\ 0$ ]]
+	assert_eq "events" 3 "${#lines[@]}"
+	[[ "${lines[1]}" =~ ^UNKNOWN\ $ID\ $(hex VGA+0x100)\ [0-9a-f]{2},[0-9a-f]{2},[0-9a-f]{2}\ 0x0\ 0$ ]] ||
+		{ echo "not the UNKNOWN line of movq: ${lines[1]}"; false; }
 	assert_stat stepped 1
+	assert_stat exposed 0
 	assert_stat unknown 1
+}
+
+@test "emulate: with its address register as an operand, the page is made present, and counted" {
+	set_ranges "$VGA 4k"
+	tracer_on
+	touch_dev map vga
+	touch_dev write vga 4 0x100 0x1
+	touch_dev insn orl_self vga 0x100
+	touch_dev read vga 4 0x100
+	# ORed with the low half of its own address.
+	assert_value "$(hex "0x1 | ($(touch_virt vga) + 0x100) & 0xffffffff")"
+	read_map "$VGA"
+	run trace_events
+	assert_eq "events" 4 "${#lines[@]}"
+	[[ "${lines[2]}" =~ ^UNKNOWN\ $ID\ $(hex VGA+0x100)\ [0-9a-f]{2},[0-9a-f]{2},[0-9a-f]{2}\ 0x0\ 0$ ]] ||
+		{ echo "not an UNKNOWN line: ${lines[2]}"; false; }
+	assert_stat stepped 1
+	assert_stat exposed 1
+	# Armed again afterwards: the next access is traced.
+	assert_stat armed_bytes 4096
 }
 
 @test "emulate: edu's registers through strings and helpers match the device's record" {

@@ -50,3 +50,34 @@ MARK no newline"
 	assert_events ""
 	assert_stat mark 0
 }
+
+@test "markers: options/markers off refuses them, as trace_marker does" {
+	tracer_on
+	echo 0 > "$TRACING/options/markers"
+	assert_write_fails EINVAL "$MARKER" 'not now\n'
+	assert_write_fails EINVAL "$TRACING/trace_marker" 'not now\n'
+	echo 1 > "$TRACING/options/markers"
+	echo "now" > "$MARKER"
+	assert_events "MARK now"
+	assert_stat mark 1
+}
+
+@test "markers: options/stacktrace adds no stack entry to a marker" {
+	tracer_on
+	echo 1 > "$TRACING/options/stacktrace"
+	echo "no stack" > "$MARKER"
+	echo 0 > "$TRACING/options/stacktrace"
+	assert_events "MARK no stack"
+	grep -qx '# entries-in-buffer/entries-written: 1/1 .*' "$TRACING/trace" ||
+		{ grep entries-in-buffer "$TRACING/trace"; false; }
+}
+
+@test "markers: a trigger on trace_marker's event fires on a marker" {
+	tracer_on
+	echo traceoff > "$TRACING/events/ftrace/print/trigger"
+	echo "stop here" > "$MARKER"
+	state=$(cat "$TRACING/tracing_on")
+	echo '!traceoff' > "$TRACING/events/ftrace/print/trigger"
+	assert_eq "tracing_on after the marker" 0 "$state"
+	assert_events "MARK stop here"
+}

@@ -148,3 +148,22 @@ UNMAP $ID 0x0 0"
 	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
 R 4 $ID $EDU 0x10000ed 0x0 0"
 }
+
+# aliases: the alias areas kmmio performs the traced accesses through.
+aliases() {
+	grep -c ' map_alias+' /proc/vmallocinfo || true
+}
+
+@test "ranges: a mapping that leaves the set gives its alias back" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	touch_dev map edu
+	assert_eq "alias areas" 1 "$(aliases)"
+	set_ranges "0x1000 4k"
+	assert_eq "alias areas" 0 "$(aliases)"
+	add_ranges "$EDU 4k"
+	assert_eq "alias areas" 1 "$(aliases)"
+	assert_edu_read_traced
+	tracer_off
+	assert_eq "alias areas" 0 "$(aliases)"
+}

@@ -54,3 +54,34 @@ UNMAP $ID 0x0 0"
 	assert_stat armed_bytes 0
 	dmesg | grep -q 'purging non-iounmapped trace'
 }
+
+@test "unmap: iounmap() through a pointer into the first page ends the mapping's tracing" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	read_map "$EDU"
+	dmesg_mark
+	touch_dev unmap edu 0x10
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0
+UNMAP $ID 0x0 0"
+	assert_stat armed_bytes 0
+	[ -z "$(mapping_id "$EDU")" ]
+	# A range over the same address later finds nothing left of it.
+	add_ranges "$EDU 8k"
+	touch_dev map edu
+	assert_edu_read_traced
+	assert_dmesg_clean
+}
+
+@test "unmap: a mapping unmapped through an inner pointer before tracing is not armed" {
+	touch_dev map edu
+	touch_dev unmap edu 0x10
+	dmesg_mark
+	set_ranges "$EDU 4k"
+	tracer_on
+	assert_stat armed_bytes 0
+	assert_stat maps_traced 0
+	assert_dmesg_clean
+}

@@ -11,13 +11,14 @@
  *
  * Commands, one per write to /sys/kernel/debug/mmiotouch/ctl:
  *   map TARGET [OFFSET SIZE]          ioremap a window (default 0 0x1000)
- *   unmap TARGET                      iounmap it
+ *   unmap TARGET [OFFSET]             iounmap it, through a pointer OFFSET
+ *                                     bytes into its first page
  *   read TARGET WIDTH OFFSET          readb/w/l/q: WIDTH is 1, 2, 4 or 8
  *   write TARGET WIDTH OFFSET VALUE   writeb/w/l/q
- *   repeat COUNT read|write ...       the same access COUNT times
+ *   repeat COUNT read|write|insn ...  the same access COUNT times
  *   insn NAME TARGET OFFSET [VALUE]   one instruction of a given form, see
  *                                     insn_forms[] (extensions, AH,
- *                                     immediates)
+ *                                     immediates, read-modify-writes, SSE)
  *   string OP WIDTH DIR TARGET OFFSET COUNT
  *                                     OP movs_in (MMIO to the buffer),
  *                                     movs_out (buffer to MMIO) or stos
@@ -35,6 +36,9 @@
  *                                     the value STOS stores = SEED
  *   remap COUNT TARGET                ioremap() and iounmap() 4k of TARGET
  *                                     COUNT times (for make bench)
+ *   fault COUNT                       COUNT reads of a page that is not
+ *                                     present, each ended by its exception
+ *                                     fixup: the floor of a traced access
  *   warn | panic                      WARN() or panic() (harness self-tests)
  *
  * "value" holds the last value read (for insn: the whole destination
@@ -56,6 +60,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include <asm/fpu/api.h>
 
 #define CMD_MAX		128
 #define DEFAULT_WINDOW	0x1000
@@ -170,11 +176,14 @@ static int do_map(struct target *t, u64 offset, u64 size)
 	return 0;
 }
 
-static int do_unmap(struct target *t)
+/* iounmap() takes any pointer into the first page of a mapping. */
+static int do_unmap(struct target *t, u64 offset)
 {
 	if (!t->base)
 		return -ENXIO;
-	iounmap(t->base);
+	if (offset >= PAGE_SIZE - offset_in_page(t->base) || offset >= t->size)
+		return -EINVAL;
+	iounmap(t->base + offset);
 	t->base = NULL;
 	return 0;
 }
@@ -371,11 +380,44 @@ static u64 insn_movq_imm(void __iomem *p, u64 v)
 	return -2;
 }
 
-/* Not a MOV: kmmio single-steps it. */
+/* Not a MOV: kmmio single-steps it, through a buffer of its own. */
 static u64 insn_orl_stepped(void __iomem *p, u64 v)
 {
 	asm volatile("orl $0x100, %0" : "+m" (*(u32 __force *)p));
 	return 0;
+}
+
+/* A read-modify-write that leaves the old value in its register. */
+static u64 insn_xchgl(void __iomem *p, u64 v)
+{
+	u32 reg = v;
+
+	asm volatile("xchgl %0, %1" : "+r" (reg), "+m" (*(u32 __force *)p));
+	return reg;
+}
+
+/*
+ * The register that addresses the memory is its source as well: kmmio
+ * cannot move it for the step, and makes the page present instead.
+ */
+static u64 insn_orl_self(void __iomem *p, u64 v)
+{
+	asm volatile("orl %k0, (%0)" : : "r" (p) : "memory");
+	return 0;
+}
+
+/*
+ * SSE: stepped straight onto the alias, its value not known to kmmio. The
+ * kernel is built without SSE, so xmm0 is nobody's but this asm's between
+ * kernel_fpu_begin() and kernel_fpu_end(); it cannot be named a clobber.
+ */
+static u64 insn_movq_xmm(void __iomem *p, u64 v)
+{
+	kernel_fpu_begin();
+	asm volatile("movq %0, %%xmm0\n\tmovq %%xmm0, (%1)"
+		     : : "r" (v), "r" (p) : "memory");
+	kernel_fpu_end();
+	return v;
 }
 
 struct insn_form {
@@ -400,14 +442,18 @@ static const struct insn_form insn_forms[] = {
 	{ "movl_imm", 4, insn_movl_imm },
 	{ "movq_imm", 8, insn_movq_imm },
 	{ "orl_stepped", 4, insn_orl_stepped },
+	{ "xchgl", 4, insn_xchgl },
+	{ "orl_self", 4, insn_orl_self },
+	{ "movq_xmm", 8, insn_movq_xmm },
 };
 
 /* argv: insn NAME TARGET OFFSET [VALUE] */
-static int do_insn(int argc, char **argv)
+static int do_insn(int argc, char **argv, u64 count)
 {
 	const struct insn_form *form = NULL;
 	void __iomem *p;
-	u64 value = 0;
+	u64 value = 0, done, result = 0;
+	ktime_t start;
 	int i, ret;
 
 	if (argc != 4 && argc != 5)
@@ -420,7 +466,11 @@ static int do_insn(int argc, char **argv)
 	ret = target_span_str(argv[2], argv[3], form->width, &p);
 	if (ret)
 		return ret;
-	WRITE_ONCE(last_value, form->run(p, value));
+	start = ktime_get();
+	for (done = 0; done < count; done++)
+		result = form->run(p, value);
+	WRITE_ONCE(elapsed_ns, ktime_to_ns(ktime_sub(ktime_get(), start)));
+	WRITE_ONCE(last_value, result);
 	return 0;
 }
 
@@ -596,17 +646,43 @@ static int do_remap(int argc, char **argv)
 		ret = do_map(t, 0, DEFAULT_WINDOW);
 		if (ret)
 			return ret;
-		do_unmap(t);
+		do_unmap(t, 0);
 	}
 	WRITE_ONCE(elapsed_ns, ktime_to_ns(ktime_sub(ktime_get(), start)));
 	return 0;
+}
+
+/*
+ * argv: fault COUNT. Reads of the guard page after a vmalloc() area: not
+ * present, so each takes a page fault that its exception fixup ends, the
+ * least a traced access can cost.
+ */
+static int do_fault(int argc, char **argv)
+{
+	u64 count, done, value;
+	char *area;
+	ktime_t start;
+
+	if (argc != 2 || kstrtou64(argv[1], 0, &count) || !count)
+		return -EINVAL;
+	area = vmalloc(PAGE_SIZE);
+	if (!area)
+		return -ENOMEM;
+	start = ktime_get();
+	for (done = 0; done < count; done++)
+		if (!copy_from_kernel_nofault(&value, area + PAGE_SIZE,
+					      sizeof(value)))
+			break;
+	WRITE_ONCE(elapsed_ns, ktime_to_ns(ktime_sub(ktime_get(), start)));
+	vfree(area);
+	return done == count ? 0 : -EIO;
 }
 
 /* Whether a command only accesses a mapping: it runs beside others. */
 static bool shared_command(int argc, char **argv)
 {
 	return argc && (!strcmp(argv[0], "read") || !strcmp(argv[0], "write") ||
-			!strcmp(argv[0], "repeat"));
+			!strcmp(argv[0], "repeat") || !strcmp(argv[0], "insn"));
 }
 
 static int run_command(int argc, char **argv)
@@ -623,14 +699,18 @@ static int run_command(int argc, char **argv)
 	if (!strcmp(argv[0], "panic") && argc == 1)
 		panic("mmiotouch: panic requested by the harness self-test\n");
 	if (!strcmp(argv[0], "repeat")) {
-		if (argc < 2 || kstrtou64(argv[1], 0, &count) || !count)
+		if (argc < 3 || kstrtou64(argv[1], 0, &count) || !count)
 			return -EINVAL;
+		if (!strcmp(argv[2], "insn"))
+			return do_insn(argc - 2, argv + 2, count);
 		return do_access(argc - 2, argv + 2, count);
 	}
 	if (!strcmp(argv[0], "read") || !strcmp(argv[0], "write"))
 		return do_access(argc, argv, 1);
 	if (!strcmp(argv[0], "insn"))
-		return do_insn(argc, argv);
+		return do_insn(argc, argv, 1);
+	if (!strcmp(argv[0], "fault"))
+		return do_fault(argc, argv);
 	if (!strcmp(argv[0], "string"))
 		return do_string(argc, argv);
 	if (!strcmp(argv[0], "copy"))
@@ -659,8 +739,11 @@ static int run_command(int argc, char **argv)
 			return -EINVAL;
 		return do_map(t, offset, size);
 	}
-	if (!strcmp(argv[0], "unmap") && argc == 2)
-		return do_unmap(t);
+	if (!strcmp(argv[0], "unmap") && (argc == 2 || argc == 3)) {
+		if (argc == 3 && kstrtou64(argv[2], 0, &offset))
+			return -EINVAL;
+		return do_unmap(t, offset);
+	}
 	return -EINVAL;
 }
 
@@ -762,7 +845,7 @@ static void __exit mmiotouch_exit(void)
 
 	debugfs_remove_recursive(touch_dir);
 	for (i = 0; i < ARRAY_SIZE(targets); i++) {
-		do_unmap(&targets[i]);
+		do_unmap(&targets[i], 0);
 		if (targets[i].pdev) {
 			pci_disable_device(targets[i].pdev);
 			pci_dev_put(targets[i].pdev);
