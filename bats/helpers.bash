@@ -62,13 +62,14 @@ BUFFER_SIZE_FILE=/tmp/mmio-buffer_size_kb
 [ -s "$BUFFER_SIZE_FILE" ] ||
 	sed -E 's/.*expanded: ([0-9]+).*/\1/' "$TRACING/buffer_size_kb" > "$BUFFER_SIZE_FILE"
 
-# Unmap whatever a test left mapped, turn the tracer off and put every
-# control back to its default.
+# Unmap whatever a test left mapped, turn the tracer and the events off
+# and put every control back to its default.
 reset_state() {
 	local target
 	for target in edu vga ivshmem isa; do
 		echo "unmap $target" > "$TOUCH/ctl" 2>/dev/null || true
 	done
+	events_off
 	echo nop > "$TRACING/current_tracer"
 	echo 1 > "$TRACING/tracing_on"
 	echo 1 > "$TRACING/options/overwrite"
@@ -253,10 +254,16 @@ oracle_record() {
 				-v min="$min_width" '
 				($1 == "R" || $1 == "W") && $2 >= min && $4 + 0 >= lo && $4 + 0 < hi {
 					print $1, $2, $4, $5
-				}'
+				}' | oracle_runs
 		done
 		echo "ORACLE END $name"
 	} > "$ORACLE"
+}
+
+# oracle_runs: "ACCESS" lines with a run of N equal ones as "ACCESS xN":
+# the oracle's serial port is slow.
+oracle_runs() {
+	uniq -c | awk '{ print $2, $3, $4, $5 ($1 > 1 ? " x" $1 : "") }'
 }
 
 # The kernel's page-table dump prints addresses as 0x and 16 hex digits:
@@ -284,4 +291,76 @@ page_entries() {
 			split($1, span, "-")
 			if (span[2] "" > lo "" && span[1] "" < hi "") print
 		}' "$PAGE_TABLES"
+}
+
+# The mmiotrace events of the top-level buffer.
+EVENTS=$TRACING/events/mmiotrace
+
+# clear_triggers EVENT_DIR: remove every trigger of an event.
+clear_triggers() {
+	local trigger
+	grep -v '^#' "$1/trigger" | sed 's/ \[active\]$//; s/:size=[0-9]*//' |
+		while read -r trigger; do
+			echo "!$trigger" > "$1/trigger"
+		done
+}
+
+# events_off_in DIR: the mmiotrace events of one trace array (the top
+# level, or an instance) disabled, their filters and triggers gone.
+events_off_in() {
+	local event
+	echo 0 > "$1/events/mmiotrace/enable"
+	for event in "$1"/events/mmiotrace/mmio_*; do
+		clear_triggers "$event"
+		echo 0 > "$event/filter"
+	done
+	clear_triggers "$1/events/ftrace/print"
+	echo 0 > "$1/options/fields"
+	echo 0 > "$1/snapshot" 2>/dev/null || true
+}
+
+# events_off: every trace array's mmiotrace events off, instances gone.
+events_off() {
+	local instance
+	for instance in "$TRACING"/instances/*; do
+		[ -d "$instance" ] || continue
+		events_off_in "$instance"
+		rmdir "$instance"
+	done
+	events_off_in "$TRACING"
+}
+
+# new_instance NAME: a trace instance; its directory.
+new_instance() {
+	mkdir "$TRACING/instances/$1"
+	echo "$TRACING/instances/$1"
+}
+
+# event_accesses [FILE]: the R/W events of a trace file (default the
+# top-level trace) as "R|W WIDTH PHYS VALUE", the fields the text tracer
+# has too, so that both compare.
+event_accesses() {
+	sed -nE 's/.* mmio_(read|write): phys=(0x[0-9a-f]+) value=(0x[0-9a-f]+) width=([0-9]+) .*/\1 \4 \2 \3/p' \
+		"${1:-$TRACING/trace}" | sed -e 's/^read/R/' -e 's/^write/W/'
+}
+
+# tracer_accesses: the same of the text tracer's buffer.
+tracer_accesses() {
+	trace_events | awk '$1 == "R" || $1 == "W" { print $1, $2, $4, $5 }'
+}
+
+# oracle_record_events NAME PHYS SIZE MIN_WIDTH [DIR]: oracle_record for
+# the events of a trace array (default the top level).
+oracle_record_events() {
+	local name=$1 phys=$2 size=$3 min_width=$4 dir=${5:-$TRACING} cpu
+	{
+		echo "ORACLE BEGIN $name $phys $size $min_width"
+		for cpu in "$dir"/per_cpu/cpu*; do
+			echo "CPU ${cpu##*cpu}"
+			event_accesses "$cpu/trace" | awk -v lo="$(($phys))" -v hi="$(($phys + $size))" \
+				-v min="$min_width" '$2 >= min && $3 + 0 >= lo && $3 + 0 < hi { print $1, $2, $3, $4 }' |
+				oracle_runs
+		done
+		echo "ORACLE END $name"
+	} > "$ORACLE"
 }

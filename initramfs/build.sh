@@ -23,6 +23,18 @@ cp -a /usr/lib/bats-core usr/lib/
 cp -a /usr/libexec/bats-core usr/libexec/
 install -m 0755 /usr/bin/bats usr/bin/bats
 
+# copy_dynamic BINARY: a dynamically linked program from the host, with
+# the shared libraries and the loader it needs, at the same paths.
+copy_dynamic() {
+	local lib
+	install -D -m 0755 "$1" ".$1"
+	for lib in $(ldd "$1" | awk '$2 == "=>" { print $3 } $1 ~ /^\// { print $1 }'); do
+		[ -e ".$lib" ] || install -D -m 0755 "$lib" ".$lib"
+	done
+}
+# trace-cmd, to record the mmiotrace events as users do.
+copy_dynamic /usr/bin/trace-cmd
+
 cat > etc/passwd <<'PASSWD'
 root:x:0:0:root:/root:/bin/sh
 nobody:x:65534:65534:nobody:/nonexistent:/bin/sh

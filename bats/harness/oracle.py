@@ -41,8 +41,11 @@ def scenarios(path):
             cpu = int(words[1])
             events.setdefault(cpu, [])
         elif current and cpu is not None and words[0] in ("R", "W"):
-            events[cpu].append((words[0], int(words[1]), int(words[2], 0),
-                                int(words[3], 0)))
+            # "xN" after an access: N of them in a row (the serial port
+            # that carries these is slow).
+            repeat = int(words[4][1:]) if len(words) > 4 else 1
+            events[cpu].extend([(words[0], int(words[1]), int(words[2], 0),
+                                 int(words[3], 0))] * repeat)
 
 
 def device_log(path, ranges):
