@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "mmioctl.h"
 
 #define VERSION		"0.2"
@@ -45,6 +46,12 @@ static const struct command commands[] = {
 	{ "show", "", 0, 0, cmd_show, "print the buffer, leaving it there" },
 	{ "buffer", "[KB]", 0, 1, cmd_buffer, "print or set the buffer size per CPU" },
 	{ "reset", "", 0, 0, cmd_reset, "mmiotrace off, every control at its default" },
+	{ "decode", "[--map FILE[@ADDR]]... [--fold] [--json] TRACE|-", 1, -1, cmd_decode,
+	  "name registers and decode their fields, line by line" },
+	{ "stat", "[--map FILE[@ADDR]]... [--json] TRACE|-", 1, -1, cmd_stat,
+	  "per register: accesses, values, polling loops" },
+	{ "diff", "[--map FILE[@ADDR]]... A B", 2, -1, cmd_diff,
+	  "compare two traces by register, section by section" },
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
