@@ -33,7 +33,7 @@ static void text_access(const struct access *a, const char *line, size_t len)
 {
 	char buf[DECODED_MAX];
 
-	if (!a->hit.reg) {
+	if (!a->region->domain) {
 		out_mem(line, len);
 		return;
 	}
@@ -368,6 +368,7 @@ static int decode_trace(struct decoder *d, const char *path)
 
 	if (trace_open(&r, path))
 		return EXIT_REFUSED;
+	r.before_wait = out_push;
 	while ((got = trace_next(&r, &line, &len)) > 0) {
 		if (trace_parse(line, len, &t, why)) {
 			if (d->run.count)

@@ -434,15 +434,22 @@ static int edit_script(const long *a, size_t na, const long *b, size_t nb, char 
 	return 0;
 }
 
-/* Pair the sections by marker, then compare each pair's lines. */
+/*
+ * Pair the sections by marker (the longest common sequence of markers),
+ * then compare the lines between one pair of markers and the next, pair by
+ * pair: a section only one trace has is part of the span it falls in.
+ */
 static int compare(const struct lines *A, const struct lines *B, char *del, char *ins)
 {
-	size_t na = A->nsections, nb = B->nsections, i = 0, j = 0;
+	size_t na = A->nsections, nb = B->nsections, i, j;
 	long *an = malloc((na + 1) * sizeof(long)), *bn = malloc((nb + 1) * sizeof(long));
 	char *sdel = calloc(na + 1, 1), *sins = calloc(nb + 1, 1);
+	struct myers my = { A->ids, B->ids, del, ins, NULL, NULL };
 	int ret = -1;
 
-	if (!an || !bn || !sdel || !sins)
+	my.vf = malloc((A->n + B->n + 3) * sizeof(long));
+	my.vb = malloc((A->n + B->n + 3) * sizeof(long));
+	if (!an || !bn || !sdel || !sins || !my.vf || !my.vb)
 		goto out;
 	for (i = 0; i < na; i++)
 		an[i] = A->sections[i].name;
@@ -450,32 +457,18 @@ static int compare(const struct lines *A, const struct lines *B, char *del, char
 		bn[j] = B->sections[j].name;
 	if (edit_script(an, na, bn, nb, sdel, sins))
 		goto out;
-	for (i = 0, j = 0; i < na || j < nb;) {
-		size_t as = i < na ? A->sections[i].start : A->n;
-		size_t ae = i + 1 < na ? A->sections[i + 1].start : A->n;
-		size_t bs = j < nb ? B->sections[j].start : B->n;
-		size_t be = j + 1 < nb ? B->sections[j + 1].start : B->n;
+	/* The first sections have the same name: they always pair. */
+	for (i = 0, j = 0; i < na && j < nb;) {
+		size_t ni = i + 1, nj = j + 1;
 
-		if (i < na && sdel[i]) {
-			memset(del + as, 1, ae - as);
-			i++;
-		} else if (j < nb && sins[j]) {
-			memset(ins + bs, 1, be - bs);
-			j++;
-		} else {
-			struct myers my = { A->ids, B->ids, del, ins, NULL, NULL };
-
-			my.vf = malloc((ae - as + be - bs + 3) * sizeof(long));
-			my.vb = malloc((ae - as + be - bs + 3) * sizeof(long));
-			if (my.vf && my.vb)
-				compareseq(&my, as, ae, bs, be);
-			free(my.vf);
-			free(my.vb);
-			if (!my.vf || !my.vb)
-				goto out;
-			i++;
-			j++;
-		}
+		while (ni < na && sdel[ni])
+			ni++;
+		while (nj < nb && sins[nj])
+			nj++;
+		compareseq(&my, A->sections[i].start, ni < na ? A->sections[ni].start : A->n,
+			   B->sections[j].start, nj < nb ? B->sections[nj].start : B->n);
+		i = ni;
+		j = nj;
 	}
 	ret = 0;
 out:
@@ -483,6 +476,8 @@ out:
 	free(bn);
 	free(sdel);
 	free(sins);
+	free(my.vf);
+	free(my.vb);
 	return ret;
 }
 

@@ -12,6 +12,12 @@ void out_flush(void)
 	out.used = 0;
 }
 
+void out_push(void)
+{
+	out_flush();
+	fflush(stdout);
+}
+
 void out_hex(uint64_t v, unsigned int digits)
 {
 	static const char hex[] = "0123456789abcdef";

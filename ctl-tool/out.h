@@ -22,6 +22,8 @@ struct out {
 extern struct out out;
 
 void out_flush(void);
+/* out_flush() and fflush(stdout): what is printed so far reaches the reader. */
+void out_push(void);
 
 static inline void out_mem(const char *s, size_t n)
 {

@@ -158,12 +158,14 @@ static int finish_bitset(struct regmap *map, struct rm_bitset *set, char *why)
 	if (set->finished)
 		return 0;
 	set->finished = true;
-	qsort(set->fields, set->nfields, sizeof(*set->fields), by_low);
+	if (set->nfields > 1)
+		qsort(set->fields, set->nfields, sizeof(*set->fields), by_low);
 	for (i = 0; i < set->nfields; i++) {
 		if (resolve(map, &set->fields[i].type, file, true, why))
 			return -1;
 		if (i && set->fields[i].low <= set->fields[i - 1].high)
-			return fail(why, file, line, "bitfield %s (bits %u-%u) overlaps %s (bits %u-%u)",
+			return fail(why, file, set->fields[i].line ? set->fields[i].line : line,
+				    "bitfield %s (bits %u-%u) overlaps %s (bits %u-%u)",
 				    set->fields[i].name, set->fields[i].low, set->fields[i].high,
 				    set->fields[i - 1].name, set->fields[i - 1].low,
 				    set->fields[i - 1].high);
@@ -208,10 +210,13 @@ static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth
 						    e->name, set->fields[i].name, set->fields[i].low,
 						    set->fields[i].high, e->width * 8);
 		}
+		if (e->length > 1 && e->length - 1 > (UINT64_MAX - e->width) / e->stride)
+			return fail(why, e->file, e->line, "register %s runs past 2^64", e->name);
 		e->extent = e->length > 1 ? e->stride * (e->length - 1) + e->width : e->width;
 		return 0;
 	}
-	qsort(e->children, e->nchildren, sizeof(*e->children), by_offset);
+	if (e->nchildren > 1)
+		qsort(e->children, e->nchildren, sizeof(*e->children), by_offset);
 	for (i = 0; i < e->nchildren; i++) {
 		struct rm_elem *c = &e->children[i];
 

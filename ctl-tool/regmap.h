@@ -54,6 +54,7 @@ struct rm_field {
 	const char *name;
 	unsigned int low, high;		/* bits, inclusive */
 	struct rm_type type;
+	int line;
 };
 
 struct rm_bitset {

@@ -23,6 +23,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
+#include <libxml/xmlerror.h>
 
 #include "parse.h"
 
@@ -240,6 +242,7 @@ static int parse_bitfield(struct loader *ld, const xmlNode *node, struct rm_bits
 	f = rm_append(ld->map, (void **)&set->fields, &set->nfields, sizeof(*f));
 	if (!f)
 		return out_of_memory(ld, node);
+	f->line = xmlGetLineNo(node);
 	if (text_attribute(ld, node, "name", true, &f->name) ||
 	    number_attribute(ld, node, "pos", false, &pos) ||
 	    number_attribute(ld, node, "low", false, &low) ||
@@ -549,37 +552,106 @@ static int parse_database(struct loader *ld, const xmlNode *root)
 	return 0;
 }
 
-static int load_file(struct regmap *map, const char *path, char *why)
+/*
+ * The first error libxml2 reports is the one to show: later ones follow
+ * from it ("Premature end of data" after a tag left open).
+ */
+static xmlError first_error;
+static bool have_error;
+
+static void keep_first_error(void *ctx, xmlErrorPtr err)
+{
+	(void)ctx;
+	if (have_error || !err || err->level < XML_ERR_ERROR)
+		return;
+	xmlResetError(&first_error);
+	xmlCopyError(err, &first_error);
+	have_error = true;
+}
+
+static void catch_errors(void)
+{
+	xmlResetError(&first_error);
+	have_error = false;
+	xmlSetStructuredErrorFunc(NULL, keep_first_error);
+}
+
+static void release_errors(void)
+{
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	xmlResetError(&first_error);
+	have_error = false;
+}
+
+/* The document, parsed (DOC) or not (NULL): into MAP, or why not. */
+static int load_doc(struct regmap *map, const char *name, xmlDocPtr doc, char *why)
 {
 	struct loader ld = { .map = map, .unit = 1, .why = why };
-	xmlParserCtxtPtr ctxt;
+	int ret;
+
+	if (!doc) {
+		const xmlError *err = have_error ? &first_error : NULL;
+
+		if (err && err->domain == XML_FROM_IO)
+			snprintf(why, RM_WHY_MAX, "%s: %s", name, strerror(errno ? errno : EIO));
+		else if (err && err->message)
+			snprintf(why, RM_WHY_MAX, "%s:%d: malformed XML: %.*s", name, err->line,
+				 (int)strcspn(err->message, "\n"), err->message);
+		else
+			snprintf(why, RM_WHY_MAX, "%s: malformed XML", name);
+		return -1;
+	}
+	ld.file = rm_strdup(map, name);
+	if (!ld.file) {
+		snprintf(why, RM_WHY_MAX, "%s: %s", name, strerror(ENOMEM));
+		return -1;
+	}
+	if (!xmlDocGetRootElement(doc)) {
+		snprintf(why, RM_WHY_MAX, "%s: no element", name);
+		return -1;
+	}
+	ret = parse_database(&ld, xmlDocGetRootElement(doc));
+	return ret;
+}
+
+/* No network, no DTD, no entity substitution, no messages on stderr. */
+#define XML_OPTIONS	(XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING)
+
+static int load_file(struct regmap *map, const char *path, char *why)
+{
+	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
 	xmlDocPtr doc;
 	int ret;
 
-	ld.file = rm_strdup(map, path);
-	ctxt = xmlNewParserCtxt();
-	if (!ld.file || !ctxt) {
-		xmlFreeParserCtxt(ctxt);
+	if (!ctxt) {
 		snprintf(why, RM_WHY_MAX, "%s: %s", path, strerror(ENOMEM));
 		return -1;
 	}
-	doc = xmlCtxtReadFile(ctxt, path, NULL,
-			      XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-	if (!doc) {
-		const xmlError *err = xmlCtxtGetLastError(ctxt);
+	catch_errors();
+	doc = xmlCtxtReadFile(ctxt, path, NULL, XML_OPTIONS);
+	ret = load_doc(map, path, doc, why);
+	release_errors();
+	xmlFreeDoc(doc);
+	xmlFreeParserCtxt(ctxt);
+	return ret;
+}
 
-		if (err && err->domain == XML_FROM_IO && err->message)
-			snprintf(why, RM_WHY_MAX, "%s: %s", path, strerror(errno ? errno : EIO));
-		else if (err && err->message)
-			snprintf(why, RM_WHY_MAX, "%s:%d: malformed XML: %.*s", path, err->line,
-				 (int)strcspn(err->message, "\n"), err->message);
-		else
-			snprintf(why, RM_WHY_MAX, "%s: malformed XML", path);
+int rnndb_load_memory(struct regmap *map, const char *name, const char *buf, size_t len,
+		      char *why)
+{
+	xmlParserCtxtPtr ctxt = xmlNewParserCtxt();
+	xmlDocPtr doc;
+	int ret;
+
+	if (!ctxt || len > INT_MAX) {
 		xmlFreeParserCtxt(ctxt);
+		snprintf(why, RM_WHY_MAX, "%s: %s", name, strerror(ctxt ? EFBIG : ENOMEM));
 		return -1;
 	}
-	ret = xmlDocGetRootElement(doc) ? parse_database(&ld, xmlDocGetRootElement(doc)) :
-		(snprintf(why, RM_WHY_MAX, "%s: no element", path), -1);
+	catch_errors();
+	doc = xmlCtxtReadMemory(ctxt, buf, len, name, NULL, XML_OPTIONS);
+	ret = load_doc(map, name, doc, why);
+	release_errors();
 	xmlFreeDoc(doc);
 	xmlFreeParserCtxt(ctxt);
 	return ret;

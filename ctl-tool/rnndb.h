@@ -18,4 +18,8 @@
  */
 int rnndb_load(struct regmap *map, const char *path, char *why);
 
+/* The same for a document in memory, NAME standing for its file in messages. */
+int rnndb_load_memory(struct regmap *map, const char *name, const char *buf, size_t len,
+		      char *why);
+
 #endif

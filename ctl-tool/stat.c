@@ -259,11 +259,14 @@ static struct reg_stats **sorted_registers(const struct region *r, size_t *n)
 		if (rs->regs.values[i]) {
 			struct reg_stats *reg = rs->regs.values[i];
 
-			qsort(reg->read.v, reg->read.n, sizeof(*reg->read.v), by_count);
-			qsort(reg->written.v, reg->written.n, sizeof(*reg->written.v), by_count);
+			if (reg->read.n > 1)
+				qsort(reg->read.v, reg->read.n, sizeof(*reg->read.v), by_count);
+			if (reg->written.n > 1)
+				qsort(reg->written.v, reg->written.n, sizeof(*reg->written.v), by_count);
 			regs[(*n)++] = reg;
 		}
-	qsort(regs, *n, sizeof(*regs), by_offset);
+	if (*n > 1)
+		qsort(regs, *n, sizeof(*regs), by_offset);
 	return regs;
 }
 
@@ -321,17 +324,23 @@ static void text_values(FILE *f, const char *dir, const struct values *vs, bool 
 		fprintf(f, ", ... (%u%s distinct)", vs->n, vs->other ? "+" : "");
 }
 
-static void text_loop(FILE *f, const struct access *reg_access, const struct loop_record *l)
+static void format_time(uint64_t us, char *buf, size_t size)
+{
+	snprintf(buf, size, "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
+}
+
+static void text_loop(FILE *f, int indent, const struct access *reg_access,
+		      const struct loop_record *l)
 {
 	struct access a = *reg_access;
-	char fields[DECODED_MAX], changes[DECODED_MAX], duration[32];
+	char fields[DECODED_MAX], changes[DECODED_MAX], duration[32], start[32];
 
 	a.t.value = l->value;
 	access_fields(&a, fields, sizeof(fields));
 	format_duration(l->end_us - l->start_us, duration, sizeof(duration));
-	fprintf(f, "%*s  loop at %" PRIu64 ".%06" PRIu64 " (line %llu): %s x%" PRIu64 " (%s)",
-		(int)reg_access->region->digits + 2, "", l->start_us / 1000000,
-		l->start_us % 1000000, l->line, fields, l->count, duration);
+	format_time(l->start_us, start, sizeof(start));
+	fprintf(f, "%*sloop at %s (line %llu): %s x%" PRIu64 " (%s)", indent, "", start, l->line,
+		fields, l->count, duration);
 	if (l->has_final) {
 		access_changes(&a, l->final, changes, sizeof(changes));
 		fprintf(f, ", then %s", changes);
@@ -343,7 +352,9 @@ static void text_region(FILE *f, const struct region *r, struct reg_stats **regs
 {
 	const struct region_stats *rs = r->data;
 	char (*names)[128] = malloc((n ? n : 1) * sizeof(*names));
-	int name_width = 8;
+	int name_width = 8, time_width = 5, offset_width = r->digits + 2 > 6 ? r->digits + 2 : 6;
+	int indent;
+	char first[32], last[32];
 	size_t i;
 	uint64_t j;
 
@@ -358,31 +369,39 @@ static void text_region(FILE *f, const struct region *r, struct reg_stats **regs
 		names[i][0] = '\0';
 		if (a.hit.reg)
 			rm_name(&a.hit, names[i], sizeof(names[i]));
+		else
+			snprintf(names[i], sizeof(names[i]), "-");
 		if ((int)strlen(names[i]) > name_width)
 			name_width = strlen(names[i]);
+		format_time(regs[i]->last_us, last, sizeof(last));
+		if ((int)strlen(last) > time_width)
+			time_width = strlen(last);
 	}
+	indent = 2 + offset_width + 2;
 	region_header(r, f);
-	fprintf(f, "  %" PRIu64 " reads, %" PRIu64 " writes, %zu registers\n", rs->reads, rs->writes, n);
-	fprintf(f, "  %-*s  %-*s %8s %8s  %-15s %-15s values\n", (int)r->digits + 2, "offset",
-		name_width, "register", "reads", "writes", "first", "last");
+	fprintf(f, "  %" PRIu64 " reads, %" PRIu64 " writes, %zu register%s\n", rs->reads, rs->writes,
+		n, n == 1 ? "" : "s");
+	fprintf(f, "  %-*s  %-*s %8s %8s  %-*s  %-*s  values\n", offset_width, "offset", name_width,
+		"register", "reads", "writes", time_width, "first", time_width, "last");
 	for (i = 0; i < n; i++) {
 		const struct reg_stats *reg = regs[i];
-		bool first = true;
+		bool none = true;
 		struct access a;
 
 		reg_hit(r, reg, &a);
-		fprintf(f, "  0x%0*" PRIx64 "  %-*s %8" PRIu64 " %8" PRIu64 "  %8" PRIu64 ".%06" PRIu64 " %8" PRIu64 ".%06" PRIu64 " ",
-			(int)r->digits, reg->offset, name_width, names[i][0] ? names[i] : "-",
-			reg->reads, reg->writes, reg->first_us / 1000000, reg->first_us % 1000000,
-			reg->last_us / 1000000, reg->last_us % 1000000);
-		text_values(f, "R", &reg->read, &first);
-		text_values(f, "W", &reg->written, &first);
+		format_time(reg->first_us, first, sizeof(first));
+		format_time(reg->last_us, last, sizeof(last));
+		fprintf(f, "  0x%0*" PRIx64 "%*s  %-*s %8" PRIu64 " %8" PRIu64 "  %-*s  %-*s  ",
+			(int)r->digits, reg->offset, offset_width - (int)r->digits - 2, "", name_width,
+			names[i], reg->reads, reg->writes, time_width, first, time_width, last);
+		text_values(f, "R", &reg->read, &none);
+		text_values(f, "W", &reg->written, &none);
 		fputc('\n', f);
 		for (j = 0; j < reg->nloops && j < LOOPS_KEPT; j++)
-			text_loop(f, &a, &reg->loops[j]);
+			text_loop(f, indent, &a, &reg->loops[j]);
 		if (reg->nloops > LOOPS_KEPT)
-			fprintf(f, "%*s  ... %" PRIu64 " more loops, %" PRIu64 " polling reads in all\n",
-				(int)r->digits + 2, "", reg->nloops - LOOPS_KEPT, reg->polls);
+			fprintf(f, "%*s... %" PRIu64 " more loops, %" PRIu64 " polling reads in all\n",
+				indent, "", reg->nloops - LOOPS_KEPT, reg->polls);
 	}
 	free(names);
 }

@@ -146,7 +146,9 @@ static bool has_control(const char *s, size_t n)
 /* WHY: "WHAT 'TOKEN'" with the token cut to fit. */
 static int bad(char *why, const char *what, const struct token *t)
 {
-	if (t)
+	if (t && has_control(t->s, t->n))
+		snprintf(why, TRACE_WHY_MAX, "control character or NUL in a field");
+	else if (t)
 		snprintf(why, TRACE_WHY_MAX, "%s '%.*s'", what, (int)(t->n > 40 ? 40 : t->n), t->s);
 	else
 		snprintf(why, TRACE_WHY_MAX, "%s", what);
@@ -510,8 +512,8 @@ int trace_next(struct trace_reader *r, const char **line, size_t *len)
 			r->end -= r->start;
 			r->start = 0;
 		}
-		if (!r->is_file)
-			fflush(stdout);
+		if (!r->is_file && r->before_wait)
+			r->before_wait();
 		do
 			got = read(r->fd, r->buf + r->end, r->size - r->end);
 		while (got < 0 && errno == EINTR);

@@ -85,8 +85,8 @@ static inline bool trace_is_access(const struct trace_line *t)
 /*
  * Lines of a file, or of standard input for "-", read in big blocks. A
  * line is at most TRACE_LINE_MAX bytes. Reading a pipe or a terminal,
- * standard output is flushed before each read that may wait, so that a
- * live trace (record | decode -) shows up as it comes.
+ * before_wait (if set) is called before each read that may wait, so that
+ * the output of a live trace (record | decode -) shows up as it comes.
  */
 #define TRACE_LINE_MAX	(64 * 1024)
 
@@ -98,6 +98,7 @@ struct trace_reader {
 	size_t size, start, end;
 	unsigned long long number;	/* of the line last returned, from 1 */
 	bool eof;
+	void (*before_wait)(void);
 };
 
 /* 0, or 1 with a message printed (the file cannot be opened). */
