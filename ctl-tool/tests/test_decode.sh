@@ -165,6 +165,12 @@ else
 	not_ok "the recorded probe has no loop: QEMU's controller is ready at once"
 fi
 
+run decode --fold --map maps/features.xml@0x10000000 fixtures/features.txt
+has "a loop of two reads ends with the value it waited for" \
+	"1.000062 R4 DEV+0xffc 0x00000001 LAST => 1 x2 (2 us), then 2"
+has "a read followed by another value is no loop" "1.000065 R4 DEV+0xffc 0x00000003 LAST => 3"
+has "a field the access covers only in part is not shown" "1.000067 R2 DEV+0x012 0xabcd BASE+0x2 => ?=0xabcd0000"
+
 # --- stat ---
 exactly "stat of the nvme probe" nvme-probe.stat stat --map $maps/nvme.xml fixtures/nvme-probe.txt
 exactly "stat of the e1000 link up and down" e1000-link.stat \
@@ -172,6 +178,23 @@ exactly "stat of the e1000 link up and down" e1000-link.stat \
 exactly "stat of the features trace" features.stat \
 	stat --map maps/features.xml@0x10000000 fixtures/features.txt
 exactly "stat without maps: per offset" edu-session.nomap.stat stat fixtures/edu-session.txt
+
+# Regions: memory BARs of PCIDEV lines, not I/O port BARs (flag bit 0).
+printf '%s\n' "PCIDEV 0028 8086100e a feb40000 c001 0 0 0 0 0 20000 40 0 0 0 0 0 e1000" \
+	"MAP 1.000000 1 0xc000 0xffffc90000200000 0x40 0x0 0" "R 4 1.000001 1 0xc010 0x1 0x0 0" \
+	"R 4 1.000002 1 0xfeb40008 0x2 0x0 0" "R 4 1.000003 1 0xc008 0x2 0x0 0" > "$work/io.txt"
+run stat "$work/io.txt"
+if grep -qx "map1: the mapping at 0xc000, 0x40 bytes (no PCIDEV line covers it)" "$work/out" &&
+	grep -qx "8086:100e/0: 00:05.0 8086:100e BAR0 at 0xfeb40000, 0x20000 bytes" "$work/out"; then
+	ok "an I/O port BAR is no region; a memory BAR is"
+else
+	not_ok "an I/O port BAR is no region; a memory BAR is" "$(cat "$work/out")"
+fi
+if ! grep -q "loop at" "$work/out"; then
+	ok "the same offset in two regions is two registers: no loop"
+else
+	not_ok "the same offset in two regions is two registers: no loop" "$(cat "$work/out")"
+fi
 
 # --- JSON ---
 exactly "decode --fold --json of the edu session" edu-session.json \
@@ -285,6 +308,7 @@ bad_map malformed.xml "5: malformed XML: Opening and ending tag mismatch: reg32 
 bad_map empty.xml "1: malformed XML: Document is empty"
 bad_map not-rnndb.xml "2: the top element is <html>, not <database>"
 bad_map overlap.xml "6: C at 0xc overlaps B (line 5, 0x8-0xf)"
+bad_map overlap-by-one.xml "5: BYTE at 0x3 overlaps WORD (line 4, 0x0-0x3)"
 bad_map overlap-array.xml "4: Q: its contents (0xa bytes) do not fit its stride 0x8"
 bad_map overlap-bitfield.xml "6: bitfield ENABLE (bits 3-3) overlaps MODE (bits 0-3)"
 bad_map wide-bitfield.xml "4: register CTRL: bitfield HIGH (bits 12-19) is wider than its 16 bits"
