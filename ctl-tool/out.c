@@ -102,8 +102,17 @@ void out_json_string(const char *str, size_t n)
 
 	out_char('"');
 	while (i < n) {
-		size_t len = utf8_length(s + i, n - i);
+		size_t len, run = i;
 
+		/* Printable ASCII that needs no escape goes out in one piece. */
+		while (run < n && s[run] >= 0x20 && s[run] < 0x7f && s[run] != '"' && s[run] != '\\')
+			run++;
+		if (run > i) {
+			out_mem((const char *)s + i, run - i);
+			i = run;
+			continue;
+		}
+		len = utf8_length(s + i, n - i);
 		if (!len) {
 			out_str("\\ufffd");
 			i++;

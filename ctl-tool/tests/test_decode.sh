@@ -6,7 +6,8 @@
 # output, UPDATE=1 rewrites them (review the git diff before committing).
 # usage: test_decode.sh MMIOCTL README   (prints ok/not ok lines)
 set -u
-mmioctl=$1 readme=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+mmioctl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+readme=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 cd "$(dirname "$0")" || exit 1
 maps=../maps
 failures=0
