@@ -619,6 +619,73 @@ size_t access_text(const struct access *a, char *buf, size_t size)
 	return sb.used;
 }
 
+int poll_feed(struct poll *p, const struct access *a, poll_end_fn end, void *ctx)
+{
+	int ret;
+
+	switch (poll_step(p, a)) {
+	case POLL_REPEAT:
+		p->count++;
+		p->last_us = a->t.time_us;
+		return 1;
+	case POLL_FINAL:
+		ret = end(ctx, p, a);
+		p->count = 0;
+		return ret ? -1 : 1;
+	case POLL_BREAK:
+		if (poll_flush(p, end, ctx))
+			return -1;
+		break;
+	}
+	if (a->t.type != TRACE_READ)
+		return 0;
+	p->first = *a;
+	p->count = 1;
+	p->last_us = a->t.time_us;
+	return 1;
+}
+
+int poll_flush(struct poll *p, poll_end_fn end, void *ctx)
+{
+	int ret = p->count ? end(ctx, p, NULL) : 0;
+
+	p->count = 0;
+	return ret;
+}
+
+int walk_trace(const char *path, struct trace_walk *w)
+{
+	struct trace_reader r;
+	struct trace_line t;
+	char why[TRACE_WHY_MAX];
+	const char *line;
+	size_t len;
+	int got, ret = 0;
+
+	if (trace_open(&r, path))
+		return EXIT_REFUSED;
+	w->name = r.name;
+	r.before_wait = w->before_wait;
+	while ((got = trace_next(&r, &line, &len)) > 0) {
+		if (trace_parse(line, len, &t, why)) {
+			if (w->before_error)
+				w->before_error(w->ctx);
+			trace_error(&r, "%s", why);
+			ret = EXIT_REFUSED;
+			break;
+		}
+		if (w->line(w->ctx, &t, r.number, line, len)) {
+			ret = system_error("malloc");
+			break;
+		}
+	}
+	if (got < 0)
+		ret = EXIT_REFUSED;
+	w->lines = r.number;
+	trace_close(&r);
+	return ret;
+}
+
 void format_duration(uint64_t us, char *buf, size_t size)
 {
 	double v = us;

@@ -164,6 +164,42 @@ static inline enum poll_step poll_step(const struct poll *p, const struct access
 	return p->count >= 2 ? POLL_FINAL : POLL_BREAK;
 }
 
+/*
+ * What a command does with a run that ends: a single read (count 1) or a
+ * loop, FINAL the read that ended the loop or NULL. 0, or -1 (ENOMEM).
+ */
+typedef int (*poll_end_fn)(void *ctx, const struct poll *run, const struct access *final);
+
+/*
+ * Feed access A to the run: counted if it repeats it, the final read if it
+ * ends a loop, otherwise the run ends (END) and a read starts the next one.
+ * Returns 1 when A went into a run, 0 when the caller still has A (a
+ * write), -1 when END failed.
+ */
+int poll_feed(struct poll *p, const struct access *a, poll_end_fn end, void *ctx);
+/* End the run there is, if any (before a line that is no access, at the end). */
+int poll_flush(struct poll *p, poll_end_fn end, void *ctx);
+
+/* ---- reading a trace ---- */
+
+struct trace_walk {
+	/* Each line, parsed: 0, or -1 on ENOMEM. */
+	int (*line)(void *ctx, const struct trace_line *t, unsigned long long number,
+		    const char *text, size_t len);
+	void (*before_error)(void *ctx);	/* before a bad line's message; may be NULL */
+	void (*before_wait)(void);		/* see trace.h; may be NULL */
+	void *ctx;
+	const char *name;			/* set: the path, or "standard input" */
+	unsigned long long lines;		/* set: the lines read */
+};
+
+/*
+ * Every line of the trace PATH ("-": standard input) to W->line. 0, or the
+ * exit status with the message printed (the trace cannot be read, a line
+ * is malformed, memory ran out).
+ */
+int walk_trace(const char *path, struct trace_walk *w);
+
 /* ---- the commands ---- */
 
 int cmd_decode(int argc, char **argv);

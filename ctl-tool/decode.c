@@ -303,10 +303,10 @@ static void emit_access(struct decoder *d, const struct access *a, const char *l
 	out_char('\n');
 }
 
-/* The held run: a single read as it was, or a loop as one line. */
-static void emit_run(struct decoder *d, const struct access *final)
+/* A run that ended: a single read as it was, or a loop as one line. */
+static int emit_run(void *ctx, const struct poll *run, const struct access *final)
 {
-	struct poll *run = &d->run;
+	struct decoder *d = ctx;
 
 	if (run->count == 1 && !final) {
 		emit_access(d, &run->first, d->held, d->held_len);
@@ -318,13 +318,14 @@ static void emit_run(struct decoder *d, const struct access *final)
 		text_loop_suffix(run, final);
 		out_char('\n');
 	}
-	run->count = 0;
+	return 0;
 }
 
 static int decode_access(struct decoder *d, const struct trace_line *t, unsigned long long number,
 			 const char *line, size_t len)
 {
 	struct access a;
+	int taken;
 
 	if (access_from(d->s, t, number, &a))
 		return -1;
@@ -332,83 +333,58 @@ static int decode_access(struct decoder *d, const struct trace_line *t, unsigned
 		emit_access(d, &a, line, len);
 		return 0;
 	}
-	switch (poll_step(&d->run, &a)) {
-	case POLL_REPEAT:
-		d->run.count++;
-		d->run.last_us = a.t.time_us;
-		return 0;
-	case POLL_FINAL:
-		emit_run(d, &a);
-		return 0;
-	case POLL_BREAK:
-		if (d->run.count)
-			emit_run(d, NULL);
-		break;
-	}
-	if (a.t.type != TRACE_READ) {
+	taken = poll_feed(&d->run, &a, emit_run, d);
+	if (taken < 0)
+		return -1;
+	if (!taken) {
 		emit_access(d, &a, line, len);
-		return 0;
+	} else if (d->run.count == 1 && d->run.first.line == number) {
+		/* A new run: its first line is printed as it is if it stays alone. */
+		memcpy(d->held, line, len);
+		d->held_len = len;
 	}
-	d->run.first = a;
-	d->run.count = 1;
-	d->run.last_us = a.t.time_us;
-	memcpy(d->held, line, len);
-	d->held_len = len;
 	return 0;
+}
+
+static int decode_line(void *ctx, const struct trace_line *t, unsigned long long number,
+		       const char *line, size_t len)
+{
+	struct decoder *d = ctx;
+
+	if (trace_is_access(t))
+		return decode_access(d, t, number, line, len);
+	if (poll_flush(&d->run, emit_run, d) || regions_update(d->s, t))
+		return -1;
+	if (d->json) {
+		json_other(t, number);
+		if (t->type != TRACE_BLANK)
+			out_char('\n');
+	} else {
+		out_mem(line, len);
+		out_char('\n');
+	}
+	return 0;
+}
+
+/* What came before a bad line is printed before the message about it. */
+static void decode_error(void *ctx)
+{
+	struct decoder *d = ctx;
+
+	poll_flush(&d->run, emit_run, d);
+	out_flush();
 }
 
 static int decode_trace(struct decoder *d, const char *path)
 {
-	struct trace_reader r;
-	struct trace_line t;
-	char why[TRACE_WHY_MAX];
-	const char *line;
-	size_t len;
-	int got, ret = 0;
+	struct trace_walk w = { decode_line, decode_error, out_push, d, NULL, 0 };
+	int ret = walk_trace(path, &w);
 
-	if (trace_open(&r, path))
-		return EXIT_REFUSED;
-	r.before_wait = out_push;
-	while ((got = trace_next(&r, &line, &len)) > 0) {
-		if (trace_parse(line, len, &t, why)) {
-			if (d->run.count)
-				emit_run(d, NULL);
-			out_flush();
-			trace_error(&r, "%s", why);
-			ret = EXIT_REFUSED;
-			break;
-		}
-		if (trace_is_access(&t)) {
-			if (decode_access(d, &t, r.number, line, len))
-				goto nomem;
-			continue;
-		}
-		if (d->run.count)
-			emit_run(d, NULL);
-		if (regions_update(d->s, &t))
-			goto nomem;
-		if (d->json) {
-			json_other(&t, r.number);
-			if (t.type != TRACE_BLANK)
-				out_char('\n');
-		} else {
-			out_mem(line, len);
-			out_char('\n');
-		}
-	}
-	if (got < 0)
-		ret = EXIT_REFUSED;
-	if (d->run.count)
-		emit_run(d, NULL);
+	poll_flush(&d->run, emit_run, d);
 	out_flush();
 	if (!ret)
-		session_note_unused_maps(d->s, r.name);
-	trace_close(&r);
+		session_note_unused_maps(d->s, w.name);
 	return ret;
-nomem:
-	out_flush();
-	trace_close(&r);
-	return system_error("malloc");
 }
 
 int cmd_decode(int argc, char **argv)

@@ -132,7 +132,6 @@ struct builder {
 	struct strtab *tab;
 	struct lines *lines;
 	struct poll run;
-	long start_id;
 };
 
 static int add_line(struct builder *b, const char *text, size_t n)
@@ -173,15 +172,12 @@ static int add_section(struct builder *b, long name)
 	return 0;
 }
 
-/* The held run as a line: a read as it is, a loop without its count. */
-static int end_run(struct builder *b, const struct access *final)
+/* A run that ended, as a line: a read as it is, a loop without its count. */
+static int end_run(void *ctx, const struct poll *run, const struct access *final)
 {
-	struct poll *run = &b->run;
 	char buf[DECODED_MAX * 2 + 32];
 	size_t n;
 
-	if (!run->count)
-		return 0;
 	n = access_text(&run->first, buf, DECODED_MAX);
 	if (run->count > 1) {
 		memcpy(buf + n, " polled", 7);
@@ -192,35 +188,22 @@ static int end_run(struct builder *b, const struct access *final)
 			n += access_changes(&run->first, final->t.value, buf + n, DECODED_MAX);
 		}
 	}
-	run->count = 0;
-	return add_line(b, buf, n);
+	return add_line(ctx, buf, n);
 }
 
 static int build_access(struct builder *b, const struct trace_line *t, unsigned long long number)
 {
 	char buf[DECODED_MAX];
 	struct access a;
+	int taken;
 
 	if (access_from(b->s, t, number, &a))
 		return -1;
 	if (a.hit.reg && a.hit.reg->is_volatile)
 		return 0;
-	switch (poll_step(&b->run, &a)) {
-	case POLL_REPEAT:
-		b->run.count++;
-		return 0;
-	case POLL_FINAL:
-		return end_run(b, &a);
-	case POLL_BREAK:
-		if (end_run(b, NULL))
-			return -1;
-		break;
-	}
-	if (a.t.type == TRACE_READ) {
-		b->run.first = a;
-		b->run.count = 1;
-		return 0;
-	}
+	taken = poll_feed(&b->run, &a, end_run, b);
+	if (taken)
+		return taken < 0 ? -1 : 0;
 	return add_line(b, buf, access_text(&a, buf, sizeof(buf)));
 }
 
@@ -243,7 +226,7 @@ static int build_other(struct builder *b, const struct trace_line *t)
 	long name;
 	int n;
 
-	if (end_run(b, NULL))
+	if (poll_flush(&b->run, end_run, b))
 		return -1;
 	switch (t->type) {
 	case TRACE_MAP:
@@ -276,49 +259,38 @@ static int build_other(struct builder *b, const struct trace_line *t)
 	}
 }
 
+static int build_line(void *ctx, const struct trace_line *t, unsigned long long number,
+		      const char *text, size_t len)
+{
+	(void)text;
+	(void)len;
+	return trace_is_access(t) ? build_access(ctx, t, number) : build_other(ctx, t);
+}
+
 /* Read a trace into lines. 0, or the exit status with a message printed. */
 static int build(struct session *s, struct strtab *tab, long start_id, const char *path,
 		 struct lines *lines)
 {
-	struct builder b = { .s = s, .tab = tab, .lines = lines, .start_id = start_id };
-	struct trace_reader r;
-	struct trace_line t;
-	char why[TRACE_WHY_MAX];
-	const char *line;
-	size_t len;
-	int got, ret = 0;
+	struct builder b = { .s = s, .tab = tab, .lines = lines };
+	struct trace_walk w = { build_line, NULL, NULL, &b, NULL, 0 };
+	int ret;
 
 	session_reset_regions(s);
-	if (trace_open(&r, path))
-		return EXIT_TROUBLE;
 	lines->name = path;
-	if (add_section(&b, start_id))
-		goto nomem;
-	while ((got = trace_next(&r, &line, &len)) > 0) {
-		if (trace_parse(line, len, &t, why)) {
-			trace_error(&r, "%s", why);
-			ret = EXIT_TROUBLE;
-			break;
-		}
-		if (trace_is_access(&t) ? build_access(&b, &t, r.number) : build_other(&b, &t))
-			goto nomem;
+	if (add_section(&b, start_id)) {
+		system_error("malloc");
+		return EXIT_TROUBLE;
 	}
-	if (got < 0)
-		ret = EXIT_TROUBLE;
-	if (!ret && end_run(&b, NULL))
-		goto nomem;
-	if (!ret) {
-		session_note_unused_maps(s, r.name);
-		if (lines->lost)
-			fprintf(stderr, "mmioctl: %s: %" PRIu64 " events were lost: the diff may show differences that are not there\n",
-				r.name, lines->lost);
-	}
-	trace_close(&r);
-	return ret;
-nomem:
-	trace_close(&r);
-	system_error("malloc");
-	return EXIT_TROUBLE;
+	ret = walk_trace(path, &w);
+	if (!ret && poll_flush(&b.run, end_run, &b))
+		ret = system_error("malloc");
+	if (ret)
+		return EXIT_TROUBLE;
+	session_note_unused_maps(s, w.name);
+	if (lines->lost)
+		fprintf(stderr, "mmioctl: %s: %" PRIu64 " events were lost: the diff may show differences that are not there\n",
+			w.name, lines->lost);
+	return 0;
 }
 
 static void lines_free(struct lines *l)
@@ -598,9 +570,11 @@ int cmd_diff(int argc, char **argv)
 	long start_id;
 	int ret;
 
-	ret = session_start(&s, argc, argv, OPT_MAP, 2);
-	if (ret)
+	/* A usage error or a map that cannot be read: trouble, as diff(1) says. */
+	if (session_start(&s, argc, argv, OPT_MAP, 2)) {
+		ret = EXIT_TROUBLE;
 		goto out;
+	}
 	/* The first section has no marker: a name no marker text can have. */
 	start_id = intern(&tab, "\n", 1);
 	ret = start_id < 0 ? EXIT_TROUBLE : build(&s, &tab, start_id, s.paths[0], &A);
@@ -620,8 +594,6 @@ out:
 	if (ret < 0) {
 		system_error("malloc");
 		ret = EXIT_TROUBLE;
-	} else if (ret == EXIT_REFUSED && !del) {
-		ret = EXIT_TROUBLE;	/* a map or a trace could not be read */
 	}
 	free(del);
 	free(ins);

@@ -131,16 +131,15 @@ static int count_access(const struct access *a)
 	return count_value(&reg->written, a->t.value);
 }
 
-/* The run is over: a loop if it had two reads or more. */
-static int end_run(struct poll *run, const struct access *final)
+/* A run that ended: a loop if it had two reads or more. */
+static int end_run(void *ctx, const struct poll *run, const struct access *final)
 {
 	struct reg_stats *reg;
 	struct loop_record *l;
 
-	if (run->count < 2) {
-		run->count = 0;
+	(void)ctx;
+	if (run->count < 2)
 		return 0;
-	}
 	reg = reg_of(run->first.region, run->first.offset);
 	if (!reg)
 		return -1;
@@ -156,34 +155,6 @@ static int end_run(struct poll *run, const struct access *final)
 	}
 	reg->nloops++;
 	reg->polls += run->count;
-	run->count = 0;
-	return 0;
-}
-
-static int stat_access(struct session *s, struct poll *run, const struct trace_line *t,
-		       unsigned long long number)
-{
-	struct access a;
-
-	if (access_from(s, t, number, &a) || count_access(&a))
-		return -1;
-	switch (poll_step(run, &a)) {
-	case POLL_REPEAT:
-		run->count++;
-		run->last_us = a.t.time_us;
-		return 0;
-	case POLL_FINAL:
-		return end_run(run, &a);
-	case POLL_BREAK:
-		if (end_run(run, NULL))
-			return -1;
-		break;
-	}
-	if (a.t.type == TRACE_READ) {
-		run->first = a;
-		run->count = 1;
-		run->last_us = a.t.time_us;
-	}
 	return 0;
 }
 
@@ -582,53 +553,46 @@ static void free_stats(struct session *s)
 	}
 }
 
+struct stat_walk {
+	struct session *s;
+	struct totals tot;
+	struct poll run;
+};
+
+static int stat_line(void *ctx, const struct trace_line *t, unsigned long long number,
+		     const char *text, size_t len)
+{
+	struct stat_walk *sw = ctx;
+	struct access a;
+
+	(void)text;
+	(void)len;
+	count_line(&sw->tot, t);
+	if (!trace_is_access(t))
+		return poll_flush(&sw->run, end_run, NULL) || regions_update(sw->s, t) ? -1 : 0;
+	if (access_from(sw->s, t, number, &a) || count_access(&a))
+		return -1;
+	return poll_feed(&sw->run, &a, end_run, NULL) < 0 ? -1 : 0;
+}
+
 static int stat_trace(struct session *s, const char *path)
 {
-	struct totals tot = { 0 };
-	struct poll run = { 0 };
-	struct trace_reader r;
-	struct trace_line t;
-	char why[TRACE_WHY_MAX];
-	const char *line;
-	size_t len;
-	int got, ret = 0;
+	struct stat_walk sw = { .s = s };
+	struct trace_walk w = { stat_line, NULL, NULL, &sw, NULL, 0 };
+	int ret = walk_trace(path, &w);
 
-	if (trace_open(&r, path))
-		return EXIT_REFUSED;
-	while ((got = trace_next(&r, &line, &len)) > 0) {
-		if (trace_parse(line, len, &t, why)) {
-			trace_error(&r, "%s", why);
-			ret = EXIT_REFUSED;
-			break;
-		}
-		count_line(&tot, &t);
-		if (trace_is_access(&t)) {
-			if (stat_access(s, &run, &t, r.number))
-				goto nomem;
-			continue;
-		}
-		if (end_run(&run, NULL) || regions_update(s, &t))
-			goto nomem;
-	}
-	if (got < 0)
-		ret = EXIT_REFUSED;
-	if (!ret && end_run(&run, NULL))
-		goto nomem;
-	tot.lines = r.number;
+	if (!ret && poll_flush(&sw.run, end_run, NULL))
+		ret = system_error("malloc");
 	if (!ret) {
+		sw.tot.lines = w.lines;
 		if (s->json)
-			print_json(s, &tot, r.name);
+			print_json(s, &sw.tot, w.name);
 		else
-			print_text(s, &tot, r.name);
-		session_note_unused_maps(s, r.name);
+			print_text(s, &sw.tot, w.name);
+		session_note_unused_maps(s, w.name);
 	}
-	trace_close(&r);
 	free_stats(s);
 	return ret;
-nomem:
-	trace_close(&r);
-	free_stats(s);
-	return system_error("malloc");
 }
 
 int cmd_stat(int argc, char **argv)

@@ -173,6 +173,16 @@ static int tokens(struct cursor *c, struct token *t, int n, const char *type, ch
 	return 0;
 }
 
+/* "secs.usecs map_id", the fields every event starts with. */
+static int time_and_id(const struct token *f, struct trace_line *t, char *why)
+{
+	if (!timestamp(&f[0], &t->time_us))
+		return bad(why, "malformed timestamp", &f[0]);
+	if (!map_id(&f[1], &t->map_id))
+		return bad(why, "malformed map id", &f[1]);
+	return 0;
+}
+
 /* R|W width secs.usecs map_id 0xphys 0xvalue 0xpc pid */
 static int parse_access(struct cursor *c, struct trace_line *t, const char *type, char *why)
 {
@@ -185,10 +195,8 @@ static int parse_access(struct cursor *c, struct trace_line *t, const char *type
 	    (width != 1 && width != 2 && width != 4 && width != 8))
 		return bad(why, "width is not 1, 2, 4 or 8:", &f[0]);
 	t->width = width;
-	if (!timestamp(&f[1], &t->time_us))
-		return bad(why, "malformed timestamp", &f[1]);
-	if (!map_id(&f[2], &t->map_id))
-		return bad(why, "malformed map id", &f[2]);
+	if (time_and_id(&f[1], t, why))
+		return -1;
 	if (!hex_0x(&f[3], &t->phys))
 		return bad(why, "malformed address", &f[3]);
 	if (!hex_0x(&f[4], &t->value))
@@ -210,10 +218,8 @@ static int parse_map(struct cursor *c, struct trace_line *t, char *why)
 
 	if (tokens(c, f, 7, "MAP", why))
 		return -1;
-	if (!timestamp(&f[0], &t->time_us))
-		return bad(why, "malformed timestamp", &f[0]);
-	if (!map_id(&f[1], &t->map_id))
-		return bad(why, "malformed map id", &f[1]);
+	if (time_and_id(f, t, why))
+		return -1;
 	if (!hex_0x(&f[2], &t->phys))
 		return bad(why, "malformed address", &f[2]);
 	if (!hex_0x(&f[3], &t->virt))
@@ -233,10 +239,8 @@ static int parse_unmap(struct cursor *c, struct trace_line *t, char *why)
 
 	if (tokens(c, f, 4, "UNMAP", why))
 		return -1;
-	if (!timestamp(&f[0], &t->time_us))
-		return bad(why, "malformed timestamp", &f[0]);
-	if (!map_id(&f[1], &t->map_id))
-		return bad(why, "malformed map id", &f[1]);
+	if (time_and_id(f, t, why))
+		return -1;
 	if (!hex_0x(&f[2], &zero) || !decimal(f[3].s, f[3].n, &zero))
 		return bad(why, "malformed last fields", &f[2]);
 	return 0;
@@ -251,10 +255,8 @@ static int parse_unknown(struct cursor *c, struct trace_line *t, char *why)
 
 	if (tokens(c, f, 6, "UNKNOWN", why))
 		return -1;
-	if (!timestamp(&f[0], &t->time_us))
-		return bad(why, "malformed timestamp", &f[0]);
-	if (!map_id(&f[1], &t->map_id))
-		return bad(why, "malformed map id", &f[1]);
+	if (time_and_id(f, t, why))
+		return -1;
 	if (!hex_0x(&f[2], &t->phys))
 		return bad(why, "malformed address", &f[2]);
 	if (f[3].n != 8 || f[3].s[2] != ',' || f[3].s[5] != ',')
