@@ -65,15 +65,18 @@ static void usage(FILE *out)
 		char synopsis[80];
 
 		snprintf(synopsis, sizeof(synopsis), "%s %s", commands[i].name, commands[i].args);
-		fprintf(out, "  %-24s %s\n", synopsis, commands[i].help);
+		/* A long synopsis gets a line of its own, the help under it. */
 		if (strlen(synopsis) > 24)
-			fprintf(out, "  %-24s\n", "");
+			fprintf(out, "  %s\n  %-24s %s\n", synopsis, "", commands[i].help);
+		else
+			fprintf(out, "  %-24s %s\n", synopsis, commands[i].help);
 	}
 	fprintf(out, "\n  -r, --root=DIR   prefix every path with DIR (or MMIOCTL_ROOT), for tests\n"
 		"  -h, --help       this text; COMMAND --help: that command's\n"
 		"  -V, --version    the version\n"
-		"Exit status: 0 success, 1 refused by the kernel or the system, 2 usage error;\n"
-		"record -- COMMAND exits with the command's status.\n");
+		"Exit status: 0 success, 1 refused by the kernel or the system, or a trace or\n"
+		"map refused, 2 usage error; record -- COMMAND exits with the command's status;\n"
+		"diff: 0 the same, 1 different, 2 trouble.\n");
 }
 
 static int command_usage(const struct command *cmd, FILE *out)
