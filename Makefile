@@ -29,6 +29,8 @@ CHECK_DIR  := $(BUILD)/check$(FLAVOUR)
 # Every bats/tools/NAME.c becomes /usr/bin/NAME in the guest.
 TOOLS      := $(patsubst bats/tools/%.c,$(BUILD)/tools/%,$(wildcard bats/tools/*.c))
 MMIOCTL    := $(BUILD)/ctl-tool/static/mmioctl
+# The host's, with register maps (libxml2): decode, stat, diff, bench.
+HOST_MMIOCTL := $(BUILD)/ctl-tool/mmioctl
 TARBALL    := /usr/src/linux-source-6.12.tar.xz
 JOBS       ?= $(shell nproc)
 ACCEL      ?= auto
@@ -36,7 +38,8 @@ export ACCEL
 export ACCEL_CACHE := $(abspath $(BUILD))/accel
 
 PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
-	cpio kmod qemu-system-x86 busybox-static bash-static bats git perl python3 python3-ply python3-git groff-base trace-cmd
+	cpio kmod qemu-system-x86 busybox-static bash-static bats git perl python3 python3-ply python3-git groff-base \
+	libxml2-dev trace-cmd
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)
@@ -46,7 +49,7 @@ GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh initramfs/pci
 	README.md ctl-tool/mmioctl.bash-completion \
 	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/harness/fixtures/*)
 
-.PHONY: all deps kernel image check stress fuzz demo bench series-check refresh-patches help clean
+.PHONY: all deps kernel image check stress fuzz demo bench bench-decode series-check refresh-patches help clean
 all: image
 
 # Install what is missing, Debian packages only; a no-op when all are there.
@@ -116,6 +119,8 @@ $(BUILD)/tools/%: bats/tools/%.c | deps
 
 $(MMIOCTL): $(wildcard ctl-tool/*.c ctl-tool/*.h) | deps
 	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool $(abspath $@)
+$(HOST_MMIOCTL): $(wildcard ctl-tool/*.c ctl-tool/*.h) | deps
+	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool $(abspath $@)
 
 $(IMAGE): $(GUEST_FILES) $(MODULE) $(MODROOT)/.installed $(TOOLS) $(MMIOCTL)
 	@initramfs/build.sh $(abspath $@) $(abspath $(BUILD))/guest-root \
@@ -143,19 +148,24 @@ ifeq ($(SANITIZE)$(STRESS_SANITIZE),01)
 	@$(MAKE) --no-print-directory check SANITIZE=1
 endif
 
-FUZZER := $(BUILD)/ctl-tool/fuzz_parse
-$(FUZZER): ctl-tool/fuzz/fuzz_parse.c ctl-tool/parse.c ctl-tool/parse.h
+# fuzz_parse: the argument and trace line parsers; fuzz_map: the register
+# map reader (rnndb XML) and decoding. FUZZ_SECONDS each.
+FUZZERS := $(BUILD)/ctl-tool/fuzz_parse $(BUILD)/ctl-tool/fuzz_map
+$(FUZZERS): $(wildcard ctl-tool/fuzz/*.c ctl-tool/*.c ctl-tool/*.h)
 	@$(MAKE) -s deps PACKAGES=clang
 	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool fuzz
 
-# The corpus in the repository stays small: new finds go to build/.
-fuzz: $(FUZZER)
-	@rm -rf $(BUILD)/fuzz-corpus && mkdir -p $(BUILD)/fuzz-corpus
-	@echo "fuzz: mmioctl parsers for $(FUZZ_SECONDS)s (log: $(BUILD)/fuzz.log)"
-	@$(FUZZER) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-		$(BUILD)/fuzz-corpus ctl-tool/fuzz/corpus > $(BUILD)/fuzz.log 2>&1 || \
-		{ tail -n 30 $(BUILD)/fuzz.log; echo "fuzz: crash, see $(BUILD)/fuzz.log"; exit 1; }
-	@grep -E '^stat::number_of_executed_units' $(BUILD)/fuzz.log | sed 's/^/fuzz: /'
+# The corpora in the repository stay small: new finds go to build/.
+fuzz: $(FUZZERS)
+	@for f in parse map; do \
+		corpus=ctl-tool/fuzz/corpus$$( [ $$f = parse ] || echo -$$f ); \
+		rm -rf $(BUILD)/fuzz-corpus-$$f && mkdir -p $(BUILD)/fuzz-corpus-$$f; \
+		echo "fuzz: mmioctl $$f for $(FUZZ_SECONDS)s (log: $(BUILD)/fuzz-$$f.log)"; \
+		$(BUILD)/ctl-tool/fuzz_$$f -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+			$(BUILD)/fuzz-corpus-$$f $$corpus > $(BUILD)/fuzz-$$f.log 2>&1 || \
+			{ tail -n 30 $(BUILD)/fuzz-$$f.log; echo "fuzz: crash, see $(BUILD)/fuzz-$$f.log"; exit 1; }; \
+		grep -E '^stat::number_of_executed_units' $(BUILD)/fuzz-$$f.log | sed "s/^/fuzz: $$f: /"; \
+	done
 
 demo: $(KERNEL) $(IMAGE)
 	@initramfs/run-qemu.sh -t 300 $(KERNEL) $(IMAGE) $(BUILD)/demo/guest 'sh /opt/mmio/demo.sh' || \
@@ -187,6 +197,14 @@ endif
 	@bench/report.py $(BUILD)/bench $(BUILD)/bench/ours/output.log \
 		$(if $(filter 1,$(STOCK)),$(BUILD)/bench/stock/output.log)
 	@echo "bench: $(BUILD)/bench/results.md, $(BUILD)/bench/results.png"
+	@$(MAKE) --no-print-directory bench-decode
+
+# On the host: mmioctl decode and stat against awk on a generated trace of
+# BENCH_LINES lines (build/bench/decode.md).
+BENCH_LINES ?= 10000000
+bench-decode: $(HOST_MMIOCTL)
+	@mkdir -p $(BUILD)/bench
+	@bench/decode.sh $(HOST_MMIOCTL) ctl-tool/maps $(BUILD)/bench $(BENCH_LINES)
 
 # The unpatched kernel, same configuration, in a worktree of its own.
 $(STOCK_KERNEL): $(KOBJ)/.config
@@ -218,6 +236,7 @@ help:
 	@echo "make check           host tests, checkpatch, guest tests; ends 'N passed, N failed'"
 	@echo "make stress          check plus fuzzing and timed stress (SANITIZE=1 too)"
 	@echo "make bench [STOCK=1] timings in the guest, optionally against stock 6.12"
+	@echo "make bench-decode    mmioctl decode/stat against awk on a generated trace"
 	@echo "make kernel | image  the patched guest kernel, the guest initramfs"
 	@echo "make refresh-patches write patches/ from the commits in build/linux"
 	@echo "make series-check    build the kernel after each patch of the series"

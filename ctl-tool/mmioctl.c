@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze.h"
 #include "mmioctl.h"
 
 #define VERSION		"0.2"
@@ -45,6 +46,12 @@ static const struct command commands[] = {
 	{ "show", "", 0, 0, cmd_show, "print the buffer, leaving it there" },
 	{ "buffer", "[KB]", 0, 1, cmd_buffer, "print or set the buffer size per CPU" },
 	{ "reset", "", 0, 0, cmd_reset, "mmiotrace off, every control at its default" },
+	{ "decode", "[--map FILE[@ADDR]]... [--fold] [--json] TRACE|-", 1, -1, cmd_decode,
+	  "name registers and decode their fields, line by line" },
+	{ "stat", "[--map FILE[@ADDR]]... [--json] TRACE|-", 1, -1, cmd_stat,
+	  "per register: accesses, values, polling loops" },
+	{ "diff", "[--map FILE[@ADDR]]... A B", 2, -1, cmd_diff,
+	  "compare two traces by register, section by section" },
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
@@ -58,15 +65,18 @@ static void usage(FILE *out)
 		char synopsis[80];
 
 		snprintf(synopsis, sizeof(synopsis), "%s %s", commands[i].name, commands[i].args);
-		fprintf(out, "  %-24s %s\n", synopsis, commands[i].help);
+		/* A long synopsis gets a line of its own, the help under it. */
 		if (strlen(synopsis) > 24)
-			fprintf(out, "  %-24s\n", "");
+			fprintf(out, "  %s\n  %-24s %s\n", synopsis, "", commands[i].help);
+		else
+			fprintf(out, "  %-24s %s\n", synopsis, commands[i].help);
 	}
 	fprintf(out, "\n  -r, --root=DIR   prefix every path with DIR (or MMIOCTL_ROOT), for tests\n"
 		"  -h, --help       this text; COMMAND --help: that command's\n"
 		"  -V, --version    the version\n"
-		"Exit status: 0 success, 1 refused by the kernel or the system, 2 usage error;\n"
-		"record -- COMMAND exits with the command's status.\n");
+		"Exit status: 0 success, 1 refused by the kernel or the system, or a trace or\n"
+		"map refused, 2 usage error; record -- COMMAND exits with the command's status;\n"
+		"diff: 0 the same, 1 different, 2 trouble.\n");
 }
 
 static int command_usage(const struct command *cmd, FILE *out)

@@ -2,13 +2,38 @@
 /*
  * libFuzzer target for mmioctl's parsers (make stress). Input: one
  * NUL-free string, fed to every parser; each result is checked against
- * what the parser promises.
+ * what the parser promises. The trace line parser gets the raw bytes,
+ * NULs and all, as a line of a trace file.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../parse.h"
+#include "../trace.h"
+
+/* One line of a trace: accepted with sane fields, or refused with a reason. */
+static void check_trace_line(const char *line, size_t len)
+{
+	char why[TRACE_WHY_MAX] = "";
+	struct trace_line t;
+
+	if (trace_parse(line, len, &t, why)) {
+		if (!why[0] || strlen(why) >= TRACE_WHY_MAX)
+			abort();
+		return;
+	}
+	if (trace_is_access(&t) &&
+	    ((t.width != 1 && t.width != 2 && t.width != 4 && t.width != 8) ||
+	     (t.width < 8 && t.value >> (t.width * 8))))
+		abort();
+	if ((t.type == TRACE_MARK || t.type == TRACE_OTHER || t.type == TRACE_COMMENT) &&
+	    (t.text < line || t.text + t.text_len > line + len ||
+	     memchr(t.text, '\0', t.text_len)))
+		abort();
+	if (t.type == TRACE_MAP && (!t.len || t.phys + t.len - 1 < t.phys))
+		abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,6 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(str, data, size);
 	str[size] = '\0';
+	check_trace_line(str, size);
 
 	if (!parse_u64(str, &v) && (str[0] < '0' || str[0] > '9'))
 		abort();

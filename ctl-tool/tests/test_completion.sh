@@ -3,6 +3,8 @@
 # usage: test_completion.sh COMPLETION MMIOCTL   (prints ok/not ok lines)
 set -u
 completion=$1 mmioctl=$2
+maps=$(cd "$(dirname "$0")/../maps" && pwd)
+fixtures=$(cd "$(dirname "$0")/fixtures" && pwd)
 failures=0
 # shellcheck source=/dev/null
 . "$completion"
@@ -27,13 +29,22 @@ completes() {
 
 completes re -- record reset
 completes ma -- maps maps-only mark
-completes --root /tmp st -- status
+completes --root /tmp sta -- status stat
 completes --r -- --root
 completes pc o -- on off
 completes status --j -- --json
 completes record - -- -o -b -d -q -- --help
 completes record -o /dev/nul -- /dev/null
 completes list - -- --help
+completes de -- del decode
+completes di -- diff
+completes decode --f -- --fold
+completes decode - -- --map --fold --json --help
+completes stat - -- --map --json --help
+completes diff - -- --map --help
+completes decode --map "$maps/nv" -- "$maps/nvme.xml"
+completes stat --map "$maps/ed" -- "$maps/edu.xml"
+completes diff "$fixtures/nvme-p" -- "$fixtures/nvme-probe.txt"
 [ "$(complete -p mmioctl)" = "complete -F _mmioctl mmioctl" ] &&
 	echo "ok - mmioctl completion: registered for mmioctl" ||
 	{ echo "not ok - mmioctl completion: not registered"; failures=$((failures + 1)); }

@@ -25,6 +25,9 @@ rendered=$(groff -man -Tascii -rLL=120n "$page" 2>/dev/null | col -bx)
 synopsis=$(sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' <<< "$rendered" | sed '1d;$d' |
 	sed -E 's/^ +//; s/ +/ /g' | grep .)
 expected='mmioctl [--root=DIR] record [-o FILE] [-b KB] [-d SECONDS] [-q] [-- COMMAND...]
+mmioctl decode [--map FILE[@ADDR]]... [--fold] [--json] TRACE|-
+mmioctl stat [--map FILE[@ADDR]]... [--json] TRACE|-
+mmioctl diff [--map FILE[@ADDR]]... A B
 mmioctl [--root=DIR] command [argument...]
 mmioctl command --help
 mmioctl --help | --version'

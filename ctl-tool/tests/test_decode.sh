@@ -1,0 +1,403 @@
+#!/bin/bash
+# Host tests of decode, stat and diff: exact outputs on traces recorded in
+# the guest (fixtures/, see fixtures/README.md) with the shipped maps
+# (../maps), JSON read back with python3, and malformed maps and traces.
+# Expected outputs are in expected/; after a deliberate change of the
+# output, UPDATE=1 rewrites them (review the git diff before committing).
+# usage: test_decode.sh MMIOCTL README   (prints ok/not ok lines)
+set -u
+mmioctl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+readme=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+cd "$(dirname "$0")" || exit 1
+maps=../maps
+failures=0
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+ok() { echo "ok - mmioctl decode: $1"; }
+not_ok() {
+	echo "not ok - mmioctl decode: $1"
+	[ -n "${2:-}" ] && printf '%s\n' "$2" | head -n 20 | sed 's/^/# /'
+	failures=$((failures + 1))
+}
+
+# run ARGS...: mmioctl's stdout in $work/out, stderr in $err, status in $status.
+run() {
+	"$mmioctl" "$@" > "$work/out" 2> "$work/err"
+	status=$?
+	err=$(cat "$work/err")
+}
+
+# exactly NAME EXPECTED_FILE ARGS...: status 0, stdout is the file, stderr empty.
+exactly() {
+	exactly_status 0 "$@"
+}
+
+# differs NAME EXPECTED_FILE ARGS...: the same for a diff that finds differences.
+differs() {
+	exactly_status 1 "$@"
+}
+
+exactly_status() {
+	local want=$1 name=$2 file=expected/$3
+	shift 3
+	run "$@"
+	if [ "${UPDATE:-0}" = 1 ]; then
+		cp "$work/out" "$file"
+	fi
+	if [ "$status" = "$want" ] && [ -z "$err" ] && cmp -s "$work/out" "$file"; then
+		ok "$name"
+	else
+		not_ok "$name (status $status)" "$err$(diff -u "$file" "$work/out" | head -n 30)"
+	fi
+}
+
+# fails NAME STATUS MESSAGE ARGS...: exit STATUS, stderr is exactly MESSAGE.
+fails() {
+	local name=$1 want_status=$2 want=$3
+	shift 3
+	run "$@"
+	if [ "$status" = "$want_status" ] && [ "$err" = "$want" ]; then
+		ok "$name"
+	else
+		not_ok "$name" "status $status (want $want_status); stderr: $err
+expected: $want"
+	fi
+}
+
+# has NAME LINE: the last output has LINE, whole.
+has() {
+	if grep -qxF -- "$2" "$work/out"; then
+		ok "$1"
+	else
+		not_ok "$1" "no line: $2"
+	fi
+}
+
+# --- decode on recorded traces ---
+exactly "nvme probe decoded with the nvme map" nvme-probe.decode \
+	decode --map $maps/nvme.xml fixtures/nvme-probe.txt
+has "CC written with EN=1 and the NVM settings" \
+	"21.206919 W4 NVME+0x0014 0x00460061 CC <= EN=1 CSS=ALL_IO MPS=0 AMS=RR SHN=NONE IOSQES=6 IOCQES=4 CRIME=0"
+has "then CSTS read with RDY=1" \
+	"21.208649 R4 NVME+0x001c 0x00000001 CSTS => RDY=1 CFS=0 SHST=NORMAL NSSRO=0 PP=0 ST=0"
+has "a doorbell in the Q array" "21.244826 W4 NVME+0x1000 0x00000001 Q[0].SQTDBL <= 1"
+has "a 64-bit register read in halves" \
+	"21.202532 R4 NVME+0x0004 0x00401820 CAP+0x4 => DSTRD=0 NSSRS=0 CSS=0xc1 BPS=0 CPS=0 MPSMIN=0 MPSMAX=4 PMRS=0 CMBS=0 NSSS=0 CRMS=0 NSSES=0"
+has "a line no map covers passes unchanged" \
+	"PCIDEV 0030 1b360010 a feb70004 0 0 0 0 0 0 4000 0 0 0 0 0 0 nvme"
+exactly "edu session folded: the STATUS polling loop is one line" edu-session.fold \
+	decode --fold --map $maps/edu.xml fixtures/edu-session.txt
+has "the loop: how many reads, how long, the value it waited for" \
+	"6.279066 R4 EDU+0x00020 0x00000001 STATUS => COMPUTING=1 IRQ_FACT=0 x47 (258 ms), then COMPUTING=0"
+exactly "features map: every element, type and partial access" features.decode \
+	decode --map maps/features.xml@0x10000000 fixtures/features.txt
+exactly "features map, folded" features.fold \
+	decode --fold --map maps/features.xml@0x10000000 fixtures/features.txt
+run decode --map $maps/e1000.xml fixtures/e1000-link.txt
+has "e1000: the receiver enabled at link up" \
+	"9.640954 W4 E1000+0x00100 0x00008002 RCTL <= EN=1 SBP=0 UPE=0 MPE=0 LPE=0 LBM=0 RDMTS=0 MO=0 BAM=1 BSIZE=0 VFE=0 CFIEN=0 CFI=0 DPF=0 PMCF=0 BSEX=0 SECRC=0"
+has "e1000: a PHY register written through MDIC" \
+	"9.633368 W4 E1000+0x00020 0x04201140 MDIC <= DATA=0x1140 REGADD=0 PHYADD=1 OP=WRITE R=0 I=0 E=0"
+has "e1000: the interrupts enabled, by name" \
+	"9.646503 W4 E1000+0x000d0 0x0000009d IMS <= TXDW=1 TXQE=0 LSC=1 RXSEQ=1 RXDMT0=1 RXO=0 RXT0=1 MDAC=0 RXCFG=0 PHYINT=0 GPI_SDP6=0 GPI_SDP7=0 TXD_LOW=0 SRPD=0 INT_ASSERTED=0"
+has "e1000: a receive address in the RA array" \
+	"9.633697 W4 E1000+0x0540c 0x80000100 RA[1].RAH <= RAH=0x100 ASEL=0 AV=1"
+has "e1000: STATUS, link up at 1000 Mb/s" \
+	"9.633676 R4 E1000+0x00008 0x80080783 STATUS => FD=1 LU=1 FUNCID=0 TXOFF=0 TBIMODE=0 SPEED=1000 ASDV=3 MTXCKOK=1 PCI66=0 BUS64=0 PCIX_MODE=0 PCIXSPD=0 GIO_MASTER_ENABLE=1 ?=0x80000000"
+run decode fixtures/nvme-probe.txt
+if cmp -s "$work/out" fixtures/nvme-probe.txt && [ -z "$err" ]; then
+	ok "without a map every line passes unchanged"
+else
+	not_ok "without a map every line passes unchanged" "$err"
+fi
+run decode - < fixtures/edu-session.txt
+cp "$work/out" "$work/stdin"
+run decode fixtures/edu-session.txt
+if cmp -s "$work/out" "$work/stdin"; then ok "decode - reads standard input"; else not_ok "decode - reads standard input"; fi
+
+# A live trace: lines are printed as they arrive, not at the end.
+mkfifo "$work/pipe"
+"$mmioctl" decode --map $maps/edu.xml - < "$work/pipe" > "$work/live" &
+live=$!
+exec 3> "$work/pipe"
+cat fixtures/edu-session.txt >&3
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	grep -q "LIVENESS <= 0x12345678" "$work/live" && break
+	sleep 0.2
+done
+if grep -q "LIVENESS <= 0x12345678" "$work/live" && kill -0 $live 2>/dev/null; then
+	ok "a live trace (record | decode -) is decoded as it comes"
+else
+	not_ok "a live trace (record | decode -) is decoded as it comes" "$(cat "$work/live")"
+fi
+exec 3>&-
+wait $live
+
+# --- polling loops: a controller that takes 1.7 ms to become ready ---
+# QEMU's nvme is ready at once; this one reads CSTS.RDY=0 523 times first.
+awk '{ print } /^W 4 21\.206919 4 0xfeb70014 0x460061 / {
+	for (i = 0; i < 523; i++)
+		printf "R 4 21.%06d 4 0xfeb7001c 0x0 0x0 0\n", 206920 + 3 * i }' \
+	fixtures/nvme-probe.txt > "$work/slow-ready.txt"
+run decode --fold --map $maps/nvme.xml "$work/slow-ready.txt"
+has "nvme enable: the CSTS polling loop folded, ending with RDY=1" \
+	"21.206920 R4 NVME+0x001c 0x00000000 CSTS => RDY=0 CFS=0 SHST=NORMAL NSSRO=0 PP=0 ST=0 x523 (1.73 ms), then RDY=1"
+run stat --map $maps/nvme.xml "$work/slow-ready.txt"
+has "stat finds that loop with its count" \
+	"          loop at 21.206920 (line 101): RDY=0 CFS=0 SHST=NORMAL NSSRO=0 PP=0 ST=0 x523 (1.73 ms), then RDY=1"
+run stat --json --map $maps/nvme.xml "$work/slow-ready.txt"
+if python3 -c '
+import json, sys
+doc = json.load(open(sys.argv[1]))
+csts = [r for r in doc["regions"][0]["registers"] if r.get("register") == "CSTS"][0]
+loop = csts["loops"][0]
+assert (loop["count"], loop["value"], loop["final"], csts["loops_total"]) == (523, "0x0", "0x1", 1), loop
+assert csts["reads"] == 526, csts["reads"]
+' "$work/out" 2> "$work/py"; then
+	ok "stat --json: the loop has count 523, value 0x0, final 0x1"
+else
+	not_ok "stat --json: the loop has count 523, value 0x0, final 0x1" "$(cat "$work/py")"
+fi
+run stat --map $maps/nvme.xml fixtures/nvme-probe.txt
+if ! grep -q "loop at" "$work/out"; then
+	ok "the recorded probe has no loop: QEMU's controller is ready at once"
+else
+	not_ok "the recorded probe has no loop: QEMU's controller is ready at once"
+fi
+
+run decode --fold --map maps/features.xml@0x10000000 fixtures/features.txt
+has "a loop of two reads ends with the value it waited for" \
+	"1.000062 R4 DEV+0xffc 0x00000001 LAST => 1 x2 (2 us), then 2"
+has "a read followed by another value is no loop" "1.000065 R4 DEV+0xffc 0x00000003 LAST => 3"
+has "a field the access covers only in part is not shown" "1.000067 R2 DEV+0x012 0xabcd BASE+0x2 => ?=0xabcd0000"
+
+# --- stat ---
+exactly "stat of the nvme probe" nvme-probe.stat stat --map $maps/nvme.xml fixtures/nvme-probe.txt
+exactly "stat of the e1000 link up and down" e1000-link.stat \
+	stat --map $maps/e1000.xml fixtures/e1000-link.txt
+exactly "stat of the features trace" features.stat \
+	stat --map maps/features.xml@0x10000000 fixtures/features.txt
+exactly "stat without maps: per offset" edu-session.nomap.stat stat fixtures/edu-session.txt
+
+# Regions: memory BARs of PCIDEV lines, not I/O port BARs (flag bit 0).
+printf '%s\n' "PCIDEV 0028 8086100e a feb40000 c001 0 0 0 0 0 20000 40 0 0 0 0 0 e1000" \
+	"MAP 1.000000 1 0xc000 0xffffc90000200000 0x40 0x0 0" "R 4 1.000001 1 0xc010 0x1 0x0 0" \
+	"R 4 1.000002 1 0xfeb40008 0x2 0x0 0" "R 4 1.000003 1 0xc008 0x2 0x0 0" > "$work/io.txt"
+run stat "$work/io.txt"
+if grep -qx "map1: the mapping at 0xc000, 0x40 bytes (no PCIDEV line covers it)" "$work/out" &&
+	grep -qx "8086:100e/0: 00:05.0 8086:100e BAR0 at 0xfeb40000, 0x20000 bytes" "$work/out"; then
+	ok "an I/O port BAR is no region; a memory BAR is"
+else
+	not_ok "an I/O port BAR is no region; a memory BAR is" "$(cat "$work/out")"
+fi
+if ! grep -q "loop at" "$work/out"; then
+	ok "the same offset in two regions is two registers: no loop"
+else
+	not_ok "the same offset in two regions is two registers: no loop" "$(cat "$work/out")"
+fi
+
+# --- JSON ---
+exactly "decode --fold --json of the edu session" edu-session.json \
+	decode --fold --json --map $maps/edu.xml fixtures/edu-session.txt
+exactly "stat --json of the edu session" edu-session.stat.json \
+	stat --json --map $maps/edu.xml fixtures/edu-session.txt
+for trace in nvme-probe e1000-link features; do
+	map=$maps/${trace%%-*}.xml
+	[ "$trace" = features ] && map=maps/features.xml@0x10000000
+	"$mmioctl" decode --fold --json --map $map fixtures/$trace.txt > "$work/$trace.json" 2>&1
+	"$mmioctl" stat --json --map $map fixtures/$trace.txt > "$work/$trace.stat.json" 2>&1
+	if python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+for n, line in enumerate(lines, 1):
+    obj = json.loads(line)
+    assert obj["line"] >= n, (n, obj)
+json.load(open(sys.argv[2]))
+' "$work/$trace.json" "$work/$trace.stat.json" 2> "$work/py"; then
+		ok "JSON of $trace (decode and stat) reads back with python3"
+	else
+		not_ok "JSON of $trace (decode and stat) reads back with python3" "$(cat "$work/py")"
+	fi
+done
+if python3 -c '
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+cc = [o for o in objs if o.get("register") == "CC" and o["fields"]["EN"] == 1]
+assert len(cc) == 1 and cc[0]["fields"]["IOSQES"] == 6 and cc[0]["enums"]["CSS"] == "ALL_IO", cc
+assert cc[0]["offset"] == "0x14" and cc[0]["region"] == "NVME" and cc[0]["phys"] == "0xfeb70014"
+pcidev = [o for o in objs if o["type"] == "PCIDEV" and o["device"] == "0x0010"][0]
+assert pcidev["bdf"] == "00:06.0" and pcidev["resources"][0] == {"index": 0, "base": "0xfeb70000", "size": "0x4000", "io": False}, pcidev
+' "$work/nvme-probe.json" 2> "$work/py"; then
+	ok "decode --json: CC with EN=1 as fields, the enum by name, the PCIDEV BAR"
+else
+	not_ok "decode --json: CC with EN=1 as fields, the enum by name, the PCIDEV BAR" "$(cat "$work/py")"
+fi
+printf 'MARK 1.000000 "quoted" \\ and caf\xc3\xa9 and \xff\n' > "$work/mark.txt"
+run decode --json "$work/mark.txt"
+if [ "$(cat "$work/out")" = '{"line":1,"type":"MARK","time":1.000000,"text":"\"quoted\" \\ and café and \ufffd"}' ] &&
+	python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$work/out"; then
+	ok "JSON strings: quotes, backslashes, UTF-8 kept, other bytes as U+FFFD"
+else
+	not_ok "JSON strings: quotes, backslashes, UTF-8 kept, other bytes as U+FFFD" "$(cat "$work/out")"
+fi
+
+# --- diff ---
+differs "diff of two nvme probes: only what differs, by register" nvme-probe.diff \
+	diff --map $maps/nvme.xml fixtures/nvme-probe.txt fixtures/nvme-reprobe.txt
+run diff --map $maps/nvme.xml fixtures/nvme-probe.txt fixtures/nvme-reprobe.txt
+[ "$status" = 1 ] && ok "diff exits 1 when the traces differ" || not_ok "diff exits 1 when the traces differ" "status $status"
+# The same probe with the BAR elsewhere, as on another machine.
+sed -e 's/ feb70004 / d0000004 /' -e 's/0xfeb7\([0-9a-f]\{4\}\) /0xd000\1 /g' \
+	fixtures/nvme-probe.txt > "$work/moved.txt"
+run diff --map $maps/nvme.xml fixtures/nvme-probe.txt "$work/moved.txt"
+if [ "$status" = 0 ] && [ ! -s "$work/out" ] && grep -q 0xd0000014 "$work/moved.txt"; then
+	ok "diff compares by BAR offset: the BAR elsewhere makes no difference"
+else
+	not_ok "diff compares by BAR offset: the BAR elsewhere makes no difference" "$(head "$work/out")"
+fi
+run diff fixtures/nvme-probe.txt "$work/moved.txt"
+[ "$status" = 0 ] && ok "and so it does without a map" || not_ok "and so it does without a map" "$(head "$work/out")"
+differs "diff of two edu sessions: sections by MARK, loops folded without their counts" \
+	edu-session.diff diff --map $maps/edu.xml fixtures/edu-session.txt fixtures/edu-session2.txt
+# Volatile registers are left out: two traces that differ only there are the same.
+sed -e 's/^\(R 4 1.000004 1 0x10000004\) 0x3 /\1 0x2 /' fixtures/features.txt > "$work/volatile.txt"
+run diff --map maps/features.xml@0x10000000 fixtures/features.txt "$work/volatile.txt"
+[ "$status" = 0 ] && ok "diff leaves out a register the map marks volatile" ||
+	not_ok "diff leaves out a register the map marks volatile" "$(cat "$work/out")"
+run diff fixtures/features.txt "$work/volatile.txt"
+[ "$status" = 1 ] && ok "which differs without the map" || not_ok "which differs without the map"
+# A change deep in the second section: its hunk is headed by the marker.
+sed -e '1214s/ 0x103f0f8 / 0x103f0fa /' fixtures/e1000-link.txt > "$work/e1000-txon.txt"
+differs "diff: a hunk is headed by its section's marker" e1000-link.diff \
+	diff --map $maps/e1000.xml fixtures/e1000-link.txt - < "$work/e1000-txon.txt"
+# A section only one trace has.
+awk '{ print } /^MARK 1.000017 poll/ { print "MARK 1.000018 extra"; print "W 4 1.000019 1 0x10000000 0x1 0x0 0" }' \
+	fixtures/features.txt > "$work/section.txt"
+differs "diff: a section only B has is added whole, under its marker" features-section.diff \
+	diff --map maps/features.xml@0x10000000 fixtures/features.txt - < "$work/section.txt"
+
+# --- the README shows what decode prints ---
+excerpt=$(sed -n '/<!-- decode excerpt: ctl-tool\/tests\/expected\/nvme-probe.decode -->/,/<!-- end of the excerpt -->/p' "$readme" |
+	grep '^    [0-9]' | sed 's/^    //')
+if [ -n "$excerpt" ] && grep -qF -- "$excerpt" expected/nvme-probe.decode &&
+	[ "$(grep -cxF -f <(printf '%s\n' "$excerpt") expected/nvme-probe.decode)" = "$(printf '%s\n' "$excerpt" | wc -l)" ]; then
+	ok "the README's decoded nvme excerpt is decode's output"
+else
+	not_ok "the README's decoded nvme excerpt is decode's output" "$excerpt"
+fi
+
+# --- bad input: usage (2), bad data (1), never a crash ---
+fails "no trace is a usage error" 2 "mmioctl: decode takes one trace (a file, or - for standard input)
+Try 'mmioctl --help'." decode --fold
+fails "an unknown option is a usage error" 2 "mmioctl: stat: unknown or incomplete option '--fold'
+Try 'mmioctl --help'." stat --fold fixtures/edu-session.txt
+fails "diff of standard input twice is a usage error" 2 "mmioctl: diff: only one trace can be standard input
+Try 'mmioctl --help'." diff - -
+fails "a missing trace is named" 1 "mmioctl: fixtures/none.txt: No such file or directory" \
+	decode fixtures/none.txt
+fails "a missing map is named" 1 "mmioctl: maps/none.xml: No such file or directory" \
+	decode --map maps/none.xml fixtures/edu-session.txt
+fails "diff: trouble is 2, as diff(1) has it" 2 "mmioctl: fixtures/none.txt: No such file or directory" \
+	diff fixtures/edu-session.txt fixtures/none.txt
+
+bad_map() { # bad_map FILE MESSAGE
+	fails "map refused: $1" 1 "mmioctl: maps/$1:$2" decode --map "maps/$1" fixtures/edu-session.txt
+	[ -s "$work/out" ] && not_ok "nothing printed after a refused map ($1)"
+}
+bad_map malformed.xml "5: malformed XML: Opening and ending tag mismatch: reg32 line 4 and domain"
+bad_map empty.xml "1: malformed XML: Document is empty"
+bad_map not-rnndb.xml "2: the top element is <html>, not <database>"
+bad_map overlap.xml "6: C at 0xc overlaps B (line 5, 0x8-0xf)"
+bad_map overlap-by-one.xml "5: BYTE at 0x3 overlaps WORD (line 4, 0x0-0x3)"
+bad_map overlap-array.xml "4: Q: its contents (0xa bytes) do not fit its stride 0x8"
+bad_map overlap-bitfield.xml "6: bitfield ENABLE (bits 3-3) overlaps MODE (bits 0-3)"
+bad_map wide-bitfield.xml "4: register CTRL: bitfield HIGH (bits 12-19) is wider than its 16 bits"
+bad_map unknown-type.xml "5: unknown type 'no_such_enum'"
+bad_map unsupported.xml "4: unsupported attribute 'variants' in <reg32>"
+bad_map bad-number.xml "4: <reg32> offset='010' is not a number (decimal or 0x hex)"
+fails "two maps for the same BAR are refused" 1 \
+	"mmioctl: maps/same-bar.xml:3: domain OTHER_NVME binds 1b36:0010 BAR0, as NVME does ($maps/nvme.xml:50)" \
+	decode --map $maps/nvme.xml --map maps/same-bar.xml fixtures/nvme-probe.txt
+run decode --map maps/entity.xml@0x1000 fixtures/edu-session.txt
+[ "$status" = 0 ] && ! grep -q root: "$work/out" && ok "an external entity in a map is not read" ||
+	not_ok "an external entity in a map is not read"
+fails "@ADDR wants a map of one domain" 1 \
+	"mmioctl: $maps: @0x1000 binds one domain, and the map has 3" decode --map $maps@0x1000 fixtures/edu-session.txt
+run decode --map $maps fixtures/nvme-probe.txt
+cp "$work/out" "$work/dir"
+run decode --map $maps/nvme.xml fixtures/nvme-probe.txt
+cmp -s "$work/out" "$work/dir" && ok "--map DIR reads every map in it" || not_ok "--map DIR reads every map in it"
+fails "a map that applies to nothing is noted" 0 \
+	"mmioctl: note: no map applied to fixtures/features.txt: no PCIDEV line for NVME's 1b36:0010;" \
+	decode --map $maps/nvme.xml fixtures/features.txt
+
+bad_trace() { # bad_trace NAME CONTENT MESSAGE
+	printf "$2" > "$work/bad.txt"
+	fails "trace refused: $1" 1 "mmioctl: $work/bad.txt:$3" decode "$work/bad.txt"
+	fails "stat refuses it too: $1" 1 "mmioctl: $work/bad.txt:$3" stat "$work/bad.txt"
+}
+bad_trace "a truncated line" 'R 4 1.000000 1 0xfea00000 0x1 0x0 0\nR 4 1.000001 1 0xfea00000\n' \
+	"2: truncated R line: 5 of 8 fields"
+bad_trace "a last line cut short" 'R 4 1.000000 1 0xfea00000 0x1 0x0 0\nR 4 1.000001 1 0xfe' \
+	"2: truncated R line: 5 of 8 fields"
+bad_trace "garbage" 'VERSION 20070824\nthis is not a trace\n' \
+	"2: not a trace line: it starts with 'this'"
+bad_trace "a NUL" 'R 4 1.000000 1 0xfea00000 0x1 0x0 0\0\n' \
+	"1: control character or NUL in a field"
+bad_trace "binary" '\x7fELF\x02\x01\x01\n' "1: control character or NUL"
+bad_trace "a bad width" 'W 3 1.000000 1 0xfea00000 0x1 0x0 0\n' \
+	"1: width is not 1, 2, 4 or 8: '3'"
+bad_trace "another version" 'VERSION 20250101\n' \
+	"1: unsupported trace version (mmioctl reads 20070824): '20250101'"
+head -c 70000 /dev/zero | tr '\0' A > "$work/long.txt"
+fails "a line too long" 1 "mmioctl: $work/long.txt:1: line longer than 65536 bytes" decode "$work/long.txt"
+run decode fixtures/edu-session.txt
+printf 'VERSION 20070824\nR 4 1.0 1 0xfea00000 0x1 0x0 0\n' > "$work/bad.txt"
+fails "decode prints what came before the bad line" 1 "mmioctl: $work/bad.txt:2: malformed timestamp '1.0'" \
+	decode "$work/bad.txt"
+[ "$(cat "$work/out")" = "VERSION 20070824" ] && ok "and only that" || not_ok "and only that" "$(cat "$work/out")"
+
+printf 'EVENT 1.000000 something new\n# a comment\n\nR 4 1.000000 1 0xfea00000 0x1 0x0 0\n' > "$work/other.txt"
+run decode "$work/other.txt"
+cmp -s "$work/out" "$work/other.txt" && [ "$status" = 0 ] && ok "unknown line types, comments and blank lines pass through" ||
+	not_ok "unknown line types, comments and blank lines pass through" "$err"
+sed 's/$/\r/' fixtures/edu-session.txt > "$work/crlf.txt"
+run decode --map $maps/edu.xml "$work/crlf.txt"
+cmp -s "$work/out" <("$mmioctl" decode --map $maps/edu.xml fixtures/edu-session.txt) && [ "$status" = 0 ] &&
+	ok "CRLF line ends are read as LF" || not_ok "CRLF line ends are read as LF" "$err"
+: > "$work/empty.txt"
+run decode "$work/empty.txt"
+[ "$status" = 0 ] && [ ! -s "$work/out" ] && ok "an empty trace decodes to nothing" || not_ok "an empty trace decodes to nothing"
+run stat --json "$work/empty.txt"
+[ "$status" = 0 ] && python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["lines"] == 0 and d["regions"] == []' "$work/out" &&
+	ok "stat --json of an empty trace: zero lines, no region" || not_ok "stat --json of an empty trace: zero lines, no region"
+run diff "$work/empty.txt" "$work/empty.txt"
+[ "$status" = 0 ] && ok "two empty traces are the same" || not_ok "two empty traces are the same"
+
+# --- constant memory: the peak RSS on a 19 MB trace is that on a small one ---
+awk 'BEGIN {
+	print "VERSION 20070824"
+	print "PCIDEV 0030 1b360010 a feb70004 0 0 0 0 0 0 4000 0 0 0 0 0 0 nvme"
+	for (i = 0; i < 500000; i++)
+		printf "R 4 %d.%06d 4 0x%x 0x%x 0x0 0\n", i / 1000000, i % 1000000, 4273405952 + (i % 64) * 4, i % 7
+}' > "$work/big.txt"
+head -n 1000 "$work/big.txt" > "$work/small.txt"
+# peak_kb FILE ARGS...: the peak resident size of mmioctl ARGS... FILE, in KiB
+peak_kb() {
+	python3 -c '
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$mmioctl" "${@:2}" "$1"
+}
+for command in "decode --fold --map $maps/nvme.xml" "decode --json --map $maps/nvme.xml" "stat --map $maps/nvme.xml"; do
+	# shellcheck disable=SC2086
+	small=$(peak_kb "$work/small.txt" $command) big=$(peak_kb "$work/big.txt" $command)
+	if [ -n "$small" ] && [ -n "$big" ] && [ "$big" -lt $((small + 2048)) ]; then
+		ok "${command%% --map*} of a 19 MB trace in the memory of a 1000-line one (${small} KiB, ${big} KiB)"
+	else
+		not_ok "${command%% --map*} of a 19 MB trace in the memory of a 1000-line one (${small} KiB, ${big} KiB)"
+	fi
+done
+
+[ "$failures" = 0 ]
