@@ -66,7 +66,7 @@ writes_and_reads() {
 	tracer_on
 	writes_and_reads 5
 	touch_dev read edu 4 "$ID_REG"
-	oracle_record_events events-both "$EDU" 4k 4 "$dir"
+	oracle_record_events events-both "$EDU" 0x1000 4 "$dir"
 	assert_eq "accesses" "$(tracer_accesses)" "$(event_accesses "$dir/trace")"
 	assert_eq "events" 11 "$(event_accesses "$dir/trace" | wc -l)"
 }
@@ -143,7 +143,7 @@ hist_count() {
 			echo 'write edu 4 $INVERSE 0x22' > $TOUCH/ctl
 			echo 'repeat 2 read edu 4 $INVERSE' > $TOUCH/ctl"
 	done
-	oracle_record_events "events-hist" "$EDU" 4k 4
+	oracle_record_events events-hist "$EDU" 0x1000 4
 	cpus=$(nproc)
 	reads=$EVENTS/mmio_read/hist
 	writes=$EVENTS/mmio_write/hist

@@ -71,6 +71,8 @@ reset_state() {
 	done
 	events_off
 	echo nop > "$TRACING/current_tracer"
+	# The events of the top-level buffer stay in it across tracers.
+	: > "$TRACING/trace"
 	echo 1 > "$TRACING/tracing_on"
 	echo 1 > "$TRACING/options/overwrite"
 	cat "$BUFFER_SIZE_FILE" > "$TRACING/buffer_size_kb"
@@ -340,7 +342,7 @@ new_instance() {
 # top-level trace) as "R|W WIDTH PHYS VALUE", the fields the text tracer
 # has too, so that both compare.
 event_accesses() {
-	sed -nE 's/.* mmio_(read|write): phys=(0x[0-9a-f]+) value=(0x[0-9a-f]+) width=([0-9]+) .*/\1 \4 \2 \3/p' \
+	sed -nE 's/.* mmio_(read|write): +phys=(0x[0-9a-f]+) value=(0x[0-9a-f]+) width=([0-9]+) .*/\1 \4 \2 \3/p' \
 		"${1:-$TRACING/trace}" | sed -e 's/^read/R/' -e 's/^write/W/'
 }
 
