@@ -197,3 +197,104 @@ int check_marker(const char *text)
 		return -1;
 	return 0;
 }
+
+int check_instance_name(const char *name)
+{
+	size_t len = strlen(name), i;
+
+	if (!len || len > INSTANCE_NAME_MAX || !(isalnum((unsigned char)name[0]) || name[0] == '_'))
+		return -1;
+	for (i = 0; i < len; i++)
+		if (!isalnum((unsigned char)name[i]) && !strchr("_-.", name[i]))
+			return -1;
+	return 0;
+}
+
+int classify_event_line(const char *line)
+{
+	static const struct {
+		const char *pattern;
+		enum event_type type;
+	} events[] = {
+		{ ": mmio_read:", EVENT_READ },
+		{ ": mmio_write:", EVENT_WRITE },
+		{ ": mmio_map:", EVENT_MAP },
+		{ ": mmio_unmap:", EVENT_UNMAP },
+		{ ": tracing_mark_write:", EVENT_MARK },
+		{ ": print:", EVENT_MARK },
+		{ ": mmio_unknown:", EVENT_UNKNOWN },
+	};
+	const char *first = NULL;
+	int type = -1;
+	size_t i;
+
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		const char *at = line, *end;
+
+		/* The first occurrence that ends the name. */
+		while ((at = strstr(at, events[i].pattern))) {
+			end = at + strlen(events[i].pattern);
+			if (!*end || *end == ' ' || *end == '\n')
+				break;
+			at++;
+		}
+		if (at && (!first || at < first)) {
+			first = at;
+			type = events[i].type;
+		}
+	}
+	return type;
+}
+
+/* Hex digits (1 to 16, as %llx prints) at *S, then past them. */
+static int hex_key(const char **s, uint64_t *val)
+{
+	uint64_t v = 0;
+	size_t n = 0;
+
+	for (; isxdigit((unsigned char)**s); (*s)++, n++)
+		v = v << 4 | (uint64_t)(isdigit((unsigned char)**s) ? **s - '0' :
+					tolower((unsigned char)**s) - 'a' + 10);
+	if (!n || n > 16)
+		return -1;
+	*val = v;
+	return 0;
+}
+
+static int skip(const char **s, const char *literal)
+{
+	size_t len = strlen(literal);
+
+	if (strncmp(*s, literal, len))
+		return -1;
+	*s += len;
+	return 0;
+}
+
+int parse_hist_entry(const char *line, bool with_value, uint64_t *phys,
+		     uint64_t *value, uint64_t *hits)
+{
+	uint64_t p, v = 0, h = 0;
+	const char *s = line;
+	size_t n = 0;
+
+	if (skip(&s, "{ phys: ") || hex_key(&s, &p))
+		return -1;
+	if (with_value && (skip(&s, ", value: ") || hex_key(&s, &v)))
+		return -1;
+	if (skip(&s, " } hitcount: "))
+		return -1;
+	while (*s == ' ')
+		s++;
+	for (; isdigit((unsigned char)*s); s++, n++) {
+		if (h > (UINT64_MAX - (*s - '0')) / 10)
+			return -1;
+		h = h * 10 + (*s - '0');
+	}
+	if (!n || (*s && strcmp(s, "\n")))
+		return -1;
+	*phys = p;
+	*value = v;
+	*hits = h;
+	return 0;
+}

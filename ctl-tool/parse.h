@@ -51,4 +51,36 @@ int parse_resource_line(const char *line, struct pci_bar *bar);
 #define MARKER_MAX 1024
 int check_marker(const char *text);
 
+/*
+ * The name of a trace instance (instances/NAME in tracefs), as mmioctl
+ * accepts it: 1 to INSTANCE_NAME_MAX letters, digits, '_', '-' and '.',
+ * the first a letter, a digit or '_'. Names that a shell or trace-cmd -B
+ * would take apart, and "." and "..", are refused.
+ */
+#define INSTANCE_NAME_MAX 64
+int check_instance_name(const char *name);
+
+/*
+ * The type of a line of event text: the kernel's (an instance's trace or
+ * trace_pipe, "  sh-66  [000] d..2.  6.094904: mmio_read: phys=...") or
+ * trace-cmd report's ("x:  sh-66 [000] 6.094904: mmio_read:   phys=...").
+ * The event is the first ": NAME:" followed by a blank or the end; a
+ * marker is tracing_mark_write (the kernel) or print (trace-cmd).
+ */
+enum event_type {
+	EVENT_READ, EVENT_WRITE, EVENT_MAP, EVENT_UNMAP, EVENT_MARK, EVENT_UNKNOWN,
+	NR_EVENT_TYPES
+};
+int classify_event_line(const char *line);	/* an event_type, or -1 */
+
+/*
+ * One entry of the histograms mmioctl installs, as the kernel prints a
+ * .hex key (%llx, no 0x) and the hitcount (%10llu):
+ *   "{ phys: fea00004 } hitcount:          3"
+ *   "{ phys: fea00004, value: 55 } hitcount:          1"   (WITH_VALUE)
+ * A newline at the end is allowed; nothing else.
+ */
+int parse_hist_entry(const char *line, bool with_value, uint64_t *phys,
+		     uint64_t *value, uint64_t *hits);
+
 #endif

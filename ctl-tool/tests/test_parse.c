@@ -59,6 +59,41 @@ static void bdf_bad(const char *in)
 	report(parse_bdf(in, out, sizeof(out)) != 0, "BDF rejected", in);
 }
 
+static void instance_ok(const char *in)
+{
+	report(!check_instance_name(in), "instance name accepted", in);
+}
+
+static void instance_bad(const char *in)
+{
+	report(check_instance_name(in) != 0, "instance name rejected", in);
+}
+
+static void line_is(const char *in, int want)
+{
+	char what[64];
+
+	snprintf(what, sizeof(what), "event line of type %d", want);
+	report(classify_event_line(in) == want, what, in);
+}
+
+static void hist_ok(const char *in, bool with_value, uint64_t phys, uint64_t value,
+		    uint64_t hits)
+{
+	uint64_t p = 1, v = 1, h = 1;
+
+	report(!parse_hist_entry(in, with_value, &p, &v, &h) && p == phys && v == value &&
+	       h == hits, "histogram entry accepted", in);
+}
+
+static void hist_bad(const char *in, bool with_value)
+{
+	uint64_t p = 1, v = 1, h = 1;
+
+	report(parse_hist_entry(in, with_value, &p, &v, &h) && p == 1 && v == 1 && h == 1,
+	       "histogram entry rejected", in);
+}
+
 int main(void)
 {
 	struct pci_bar bar;
@@ -197,5 +232,61 @@ int main(void)
 		big[MARKER_MAX + 1] = '\0';
 		report(check_marker(big) != 0, "marker rejected", "1025 x");
 	}
+
+	instance_ok("mmioctl");
+	instance_ok("tc");
+	instance_ok("_x-1.2");
+	instance_ok("0");
+	instance_ok("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");	/* 64 */
+	instance_bad("");
+	instance_bad(".");
+	instance_bad("..");
+	instance_bad(".hidden");
+	instance_bad("-i");
+	instance_bad("a/b");
+	instance_bad("a b");
+	instance_bad("a\nb");
+	instance_bad("a:b");
+	instance_bad("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");	/* 65 */
+
+	line_is("            sh-66     [000] d..2.     6.094904: mmio_read: phys=0xfea00000 value=0x10000ed width=4 map_id=1 pc=0x0",
+		EVENT_READ);
+	line_is("            sh-66     [001] d..2.     6.094904: mmio_write: phys=0xfea00004 value=0x55 width=4 map_id=1 pc=0x0\n",
+		EVENT_WRITE);
+	line_is("     kworker/1:1-37      [001] ...1.     7.830886: mmio_map: map_id=2 phys=0xfea00000 virt=0xffffc90000015000 len=0x1000",
+		EVENT_MAP);
+	line_is("            sh-66     [000] .....     6.1: mmio_unmap: map_id=2", EVENT_UNMAP);
+	line_is("            sh-66     [000] d..2.     6.1: mmio_unknown: phys=0xfea00000 opcode=66,0f,d6 map_id=1 pc=0x0",
+		EVENT_UNKNOWN);
+	line_is("            bash-50   [001] .....     7.850069: tracing_mark_write: hello", EVENT_MARK);
+	/* A marker whose text names an event is a marker. */
+	line_is("            bash-50   [001] .....     7.850069: tracing_mark_write: fake: mmio_read: x",
+		EVENT_MARK);
+	/* trace-cmd report's lines. */
+	line_is("x:             bash-51    [000]    10.425225: mmio_read:            phys=0xfea00000 value=0x10000ed width=4 map_id=2 pc=0x0",
+		EVENT_READ);
+	line_is("x:             bash-50    [001]     7.850069: print:                tracing_mark_write: hello",
+		EVENT_MARK);
+	line_is("            sh-66     [000] d..2.     6.1: mmio_readx: phys=0x0", -1);
+	line_is("            sh-66     [000] d..2.     6.1: sched_switch: prev_comm=sh", -1);
+	line_is("# tracer: nop", -1);
+	line_is("", -1);
+
+	hist_ok("{ phys: fea00004 } hitcount:          3", false, 0xfea00004, 0, 3);
+	hist_ok("{ phys: fea00004 } hitcount:          3\n", false, 0xfea00004, 0, 3);
+	hist_ok("{ phys: fea00004, value: 55 } hitcount:          1", true, 0xfea00004, 0x55, 1);
+	hist_ok("{ phys: ffffffffffffffff, value: ffffffffffffffff } hitcount: 18446744073709551615",
+		true, UINT64_MAX, UINT64_MAX, UINT64_MAX);
+	hist_ok("{ phys: 0, value: 0 } hitcount:          0", true, 0, 0, 0);
+	hist_bad("{ phys: fea00004 } hitcount:          3", true);
+	hist_bad("{ phys: fea00004, value: 55 } hitcount:          1", false);
+	hist_bad("{ phys: 0xfea00004 } hitcount:          3", false);
+	hist_bad("{ phys:   fea00004 } hitcount:          3", false);
+	hist_bad("{ phys: 1ffffffffffffffff } hitcount: 3", false);
+	hist_bad("{ phys: fea00004 } hitcount:", false);
+	hist_bad("{ phys: fea00004 } hitcount: 18446744073709551616", false);
+	hist_bad("{ phys: fea00004 } hitcount:          3 x", false);
+	hist_bad("{ phys: fea00004, value:         85 } hitcount: 3", true);	/* not .hex */
+	hist_bad("Totals:", false);
 	return failures ? 1 : 0;
 }
