@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "events.h"
 #include "mmioctl.h"
 #include "parse.h"
 
@@ -289,6 +290,8 @@ int cmd_on(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	if (instance)
+		return instance_on(instance);
 	ret = check_mmiotrace_available();
 	if (!ret)
 		ret = read_tracer_state(&state);
@@ -318,6 +321,8 @@ int cmd_off(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
+	if (instance)
+		return instance_off(instance);
 	ret = read_tracer_state(&state);
 	if (ret)
 		return ret;
@@ -380,12 +385,16 @@ int cmd_mark(int argc, char **argv)
 				   MARKER_MAX);
 	text[used] = '\n';
 	text[used + 1] = '\0';
+	if (instance)
+		return instance_mark(instance, text);
 	return write_file(root_path("/proc/mmio-marker"), text, 0);
 }
 
 /* The facts status prints, read before anything is printed. */
 struct status {
 	struct tracer_state tracer;
+	bool events_top;
+	char events_instances[4096];
 	char buffer[64];
 	char toggles[3][8];
 	char ranges[64 * 1024];
@@ -408,6 +417,7 @@ static int read_status(struct status *st)
 	if (read_text(control_path("ranges"), st->ranges, sizeof(st->ranges)) ||
 	    read_text(control_path("stats"), st->stats, sizeof(st->stats)))
 		return EXIT_REFUSED;
+	event_consumers(&st->events_top, st->events_instances, sizeof(st->events_instances));
 	return 0;
 }
 
@@ -419,6 +429,13 @@ static void print_status_text(struct status *st)
 	printf("tracer: %s (mmiotrace %s)\n", st->tracer.current,
 	       strcmp(st->tracer.current, "mmiotrace") ? "off" : "on");
 	printf("tracing_on: %d\n", st->tracer.tracing_on);
+	/* Events arm the range set as the tracer does. */
+	if (!st->events_top && !st->events_instances[0])
+		printf("events: off\n");
+	else
+		printf("events: on in %s%s%s%s\n", st->events_top ? "the top-level buffer" : "",
+		       st->events_top && st->events_instances[0] ? " and " : "",
+		       st->events_instances[0] ? "instances " : "", st->events_instances);
 	printf("buffer_size_kb: %s\n", st->buffer);
 	for (i = 0; i < 3; i++)
 		printf("%s: %s\n", toggle_files[i], st->toggles[i]);
@@ -439,7 +456,8 @@ static void print_status_text(struct status *st)
  * The same facts as one JSON object with stable keys: "tracer",
  * "mmiotrace" and "tracing_on", "buffer_size_kb" (the expanded size),
  * the three toggles as booleans, "ranges" as [start, size] pairs of
- * numbers, and "stats" by counter name.
+ * numbers, "stats" by counter name, "events_top" and "events_instances"
+ * (where mmiotrace events are on).
  */
 static void print_status_json(struct status *st)
 {
@@ -468,7 +486,14 @@ static void print_status_json(struct status *st)
 			printf("%s\"%s\":%llu", sep, key, a);
 			sep = ",";
 		}
-	printf("}}\n");
+	printf("},\"events_top\":%s,\"events_instances\":[", st->events_top ? "true" : "false");
+	sep = "";
+	for (line = strtok_r(st->events_instances, " ", &save); line;
+	     line = strtok_r(NULL, " ", &save)) {
+		printf("%s\"%s\"", sep, line);
+		sep = ",";
+	}
+	printf("]}\n");
 }
 
 int cmd_status(int argc, char **argv)
@@ -481,6 +506,8 @@ int cmd_status(int argc, char **argv)
 		json = true;
 	else if (argc != 1)
 		return usage_error("status takes no argument but --json");
+	if (instance)
+		return instance_status(instance, json);
 	ret = read_status(&st);
 	if (ret)
 		return ret;
@@ -496,12 +523,18 @@ int cmd_show(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
+	if (instance)
+		return instance_show(instance);
 	if (!control_path("ranges"))
 		return EXIT_REFUSED;
 	return print_file(tracing_path("trace"), "", true);
 }
 
-/* reset: mmiotrace off and every control at its default. */
+/*
+ * reset: mmiotrace off and every control at its default: the tracer off,
+ * the mmiotrace events off and their triggers gone in every trace array,
+ * the default instance removed. With -i NAME: instance NAME removed.
+ */
 int cmd_reset(int argc, char **argv)
 {
 	struct tracer_state state;
@@ -510,7 +543,11 @@ int cmd_reset(int argc, char **argv)
 
 	(void)argc;
 	(void)argv;
-	ret = read_tracer_state(&state);
+	if (instance)
+		return instance_reset(instance);
+	ret = all_events_off();
+	if (!ret)
+		ret = read_tracer_state(&state);
 	if (!ret && !strcmp(state.current, "mmiotrace"))
 		ret = switch_tracer_off();
 	if (ret)
@@ -531,6 +568,8 @@ int cmd_buffer(int argc, char **argv)
 	unsigned long kb;
 
 	if (argc == 1) {
+		if (instance)
+			return instance_buffer(instance, NULL);
 		if (read_line(tracing_path("buffer_size_kb"), text, sizeof(text)))
 			return EXIT_REFUSED;
 		printf("%s\n", text);
@@ -540,5 +579,7 @@ int cmd_buffer(int argc, char **argv)
 		return usage_error("invalid buffer size '%s': expected KiB per CPU, 1 or more",
 				   argv[1]);
 	snprintf(text, sizeof(text), "%lu\n", kb);
+	if (instance)
+		return instance_buffer(instance, text);
 	return write_file(tracing_path("buffer_size_kb"), text, O_TRUNC);
 }

@@ -113,7 +113,7 @@ const char *tracing_path(const char *name)
 }
 
 /* Write DATA in one write(2); 0 or the errno, with nothing printed. */
-static int try_write(const char *path, const char *data, int flags)
+int try_write(const char *path, const char *data, int flags)
 {
 	size_t len = strlen(data);
 	ssize_t done;
@@ -176,6 +176,30 @@ int read_text(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+/* The first line of a file, without its newline; 0 or the errno, nothing printed. */
+int try_read_line(const char *path, char *buf, size_t size)
+{
+	ssize_t got;
+	int fd, err = 0;
+
+	if (!path)
+		return ENOENT;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return errno;
+	do
+		got = read(fd, buf, size - 1);
+	while (got < 0 && errno == EINTR);
+	if (got < 0)
+		err = errno;
+	else
+		buf[got] = '\0';
+	close(fd);
+	if (!err)
+		buf[strcspn(buf, "\n")] = '\0';
+	return err;
+}
+
 /* The first line of a file, without its newline. */
 int read_line(const char *path, char *buf, size_t size)
 {
@@ -206,6 +230,54 @@ int print_file(const char *path, const char *indent, bool skip_comments)
 		return EXIT_REFUSED;
 	}
 	fclose(file);
+	return 0;
+}
+
+/*
+ * A whole file of any size into a malloc()ed, NUL-terminated *BUF of *LEN
+ * bytes (LEN may be NULL); an error is reported.
+ */
+int read_all(const char *path, char **buf, size_t *len)
+{
+	size_t size = 65536, used = 0;
+	char *text = NULL, *bigger;
+	ssize_t got;
+	int fd;
+
+	if (!path)
+		return EXIT_REFUSED;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return system_error(path);
+	for (;;) {
+		if (!text || used + 1 == size) {
+			size = text ? size * 2 : size;
+			bigger = realloc(text, size);
+			if (!bigger) {
+				free(text);
+				close(fd);
+				return system_error("malloc");
+			}
+			text = bigger;
+		}
+		got = read(fd, text + used, size - 1 - used);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			system_error(path);
+			free(text);
+			close(fd);
+			return EXIT_REFUSED;
+		}
+		if (!got)
+			break;
+		used += got;
+	}
+	close(fd);
+	text[used] = '\0';
+	*buf = text;
+	if (len)
+		*len = used;
 	return 0;
 }
 
@@ -267,9 +339,10 @@ static void process_name(int pid, char *name, size_t size)
 	name[strcspn(name, "\n")] = '\0';
 }
 
-/* Does process PID hold the file PATH open? */
-static bool holds_open(int pid, const char *path)
+/* Does process PID hold the file PATH open, or with UNDER, any file below it? */
+static bool holds_open(int pid, const char *path, bool under)
 {
+	size_t plen = strlen(path);
 	char dir[64], link[512], target[8192];
 	struct dirent *fd;
 	bool found = false;
@@ -285,19 +358,49 @@ static bool holds_open(int pid, const char *path)
 		len = readlink(link, target, sizeof(target) - 1);
 		if (len > 0) {
 			target[len] = '\0';
-			found = !strcmp(target, path);
+			found = under ? !strncmp(target, path, plen) && target[plen] == '/' :
+					!strcmp(target, path);
 		}
 	}
 	closedir(fds);
 	return found;
 }
 
+/* Is an ancestor of PID another mmioctl (than this one)? */
+static bool has_recorder_ancestor(int pid)
+{
+	char path[64], line[256], name[64];
+	int depth, parent;
+	FILE *status;
+
+	for (depth = 0; depth < 32 && pid > 1; depth++) {
+		snprintf(path, sizeof(path), "/proc/%d/status", pid);
+		status = fopen(path, "r");
+		if (!status)
+			return false;
+		parent = 0;
+		while (fgets(line, sizeof(line), status))
+			if (sscanf(line, "PPid: %d", &parent) == 1)
+				break;
+		fclose(status);
+		pid = parent;
+		if (pid <= 1 || pid == getpid())
+			return false;
+		process_name(pid, name, sizeof(name));
+		if (!strcmp(name, "mmioctl"))
+			return true;
+	}
+	return false;
+}
+
 /*
- * The kernel will not change the tracer while trace_pipe is open. Ask each
- * "mmioctl record" that holds it to stop, as Ctrl-C would, and wait for it
- * to drain and close it; name any other reader and give up.
+ * The kernel will not change the tracer while trace_pipe is open, nor
+ * remove an instance while any of its files is. Ask each "mmioctl record"
+ * that holds PATH (with UNDER, a file below PATH) to stop, as Ctrl-C
+ * would, and wait for it to drain and close it; name any other reader and
+ * give up.
  */
-static int stop_pipe_readers(const char *pipe_path)
+int stop_readers(const char *pipe_path, bool under)
 {
 	int stopped[64], nr_stopped = 0, i, tries;
 	char name[64];
@@ -310,12 +413,15 @@ static int stop_pipe_readers(const char *pipe_path)
 	while ((entry = readdir(proc))) {
 		int pid = atoi(entry->d_name);
 
-		if (pid <= 0 || pid == getpid() || !holds_open(pid, pipe_path))
+		if (pid <= 0 || pid == getpid() || !holds_open(pid, pipe_path, under))
 			continue;
 		process_name(pid, name, sizeof(name));
+		/* trace-cmd under a recorder goes when the recorder does. */
+		if (strcmp(name, "mmioctl") && has_recorder_ancestor(pid))
+			continue;
 		if (strcmp(name, "mmioctl") || nr_stopped == 64) {
-			fprintf(stderr, "mmioctl: %s is open in process %d (%s): stop it first\n",
-				pipe_path, pid, name);
+			fprintf(stderr, "mmioctl: %s%s is open in process %d (%s): stop it first\n",
+				under ? "a file of " : "", pipe_path, pid, name);
 			closedir(proc);
 			return EXIT_REFUSED;
 		}
@@ -325,7 +431,7 @@ static int stop_pipe_readers(const char *pipe_path)
 	closedir(proc);
 	/* Done when it has closed the pipe: as a zombie it may still exist. */
 	for (i = 0; i < nr_stopped; i++) {
-		for (tries = 0; tries < 100 && holds_open(stopped[i], pipe_path); tries++)
+		for (tries = 0; tries < 100 && holds_open(stopped[i], pipe_path, under); tries++)
 			nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
 		if (tries == 100) {
 			fprintf(stderr, "mmioctl: the recorder %d did not stop\n", stopped[i]);
@@ -351,7 +457,7 @@ int switch_tracer_off(void)
 	err = try_write(path_copy, "nop\n", O_TRUNC);
 	if (err == EBUSY) {
 		snprintf(pipe_path, sizeof(pipe_path), "%s", tracing_path("trace_pipe"));
-		ret = stop_pipe_readers(pipe_path);
+		ret = stop_readers(pipe_path, false);
 		if (ret)
 			return ret;
 		err = try_write(path_copy, "nop\n", O_TRUNC);

@@ -13,45 +13,59 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "events.h"
 #include "mmioctl.h"
+#include "parse.h"
 
 #define VERSION		"0.2"
 
 struct command {
 	const char *name;
 	const char *args;
-	int min_args, max_args;	/* after the name; -1: no limit */
+	int min_args, max_args;	/* after the name and -i NAME; -1: no limit */
 	int (*run)(int argc, char **argv);
 	const char *help;
+	unsigned int flags;
 };
 
+/* -i NAME anywhere before "--"; with LEADING only before the other arguments. */
+#define INSTANCE	1U
+#define LEADING		2U
+
 static const struct command commands[] = {
-	{ "record", "[-o FILE] [-b KB] [-d SECONDS] [-q] [-- COMMAND...]", 0, -1, cmd_record,
-	  "record a session: on, run COMMAND, drain, off" },
-	{ "add", "ADDR SIZE...", 2, -1, cmd_add, "add physical ranges (SIZE: bytes, 0x hex, k/M/G)" },
-	{ "del", "ADDR SIZE...", 2, -1, cmd_del, "remove ranges, or parts of them" },
-	{ "set", "[ADDR SIZE...]", 0, -1, cmd_set, "replace the whole set in one write" },
-	{ "load", "FILE|-", 1, 1, cmd_load, "replace the set with a file of ranges" },
-	{ "clear", "", 0, 0, cmd_clear, "empty the set" },
-	{ "list", "", 0, 0, cmd_list, "print the set, one range per line" },
-	{ "add-pci", "BDF [BAR]", 1, 2, cmd_add_pci, "add a PCI device's memory BARs (all if BAR omitted)" },
-	{ "maps", "", 0, 0, cmd_maps, "list the live ioremap() mappings" },
-	{ "on", "", 0, 0, cmd_on, "switch mmiotrace on" },
-	{ "off", "", 0, 0, cmd_off, "switch mmiotrace off (stopping recorders)" },
-	{ "pc", "on|off", 1, 1, cmd_pc, "record the PC of each access" },
-	{ "isa", "on|off", 1, 1, cmd_isa, "trace mappings in the ISA hole 0xa0000-0xfffff" },
-	{ "maps-only", "on|off", 1, 1, cmd_maps_only, "log mappings only, arm no page" },
-	{ "mark", "TEXT...", 1, -1, cmd_mark, "write a marker into the trace" },
-	{ "status", "[--json]", 0, 1, cmd_status, "tracer, toggles, ranges, stats, buffer size" },
-	{ "show", "", 0, 0, cmd_show, "print the buffer, leaving it there" },
-	{ "buffer", "[KB]", 0, 1, cmd_buffer, "print or set the buffer size per CPU" },
-	{ "reset", "", 0, 0, cmd_reset, "mmiotrace off, every control at its default" },
+	{ "record", "[-e] [-i NAME] [-o FILE] [-b KB] [-d SECONDS] [-q] [-- COMMAND...]", 0, -1,
+	  cmd_record, "record a session: on, run COMMAND, drain, off; -e: through the events", 0 },
+	{ "hist", "[-i NAME] [--json]", 0, 1, cmd_hist,
+	  "per register of an events session: accesses, values", INSTANCE },
+	{ "add", "ADDR SIZE...", 2, -1, cmd_add, "add physical ranges (SIZE: bytes, 0x hex, k/M/G)", 0 },
+	{ "del", "ADDR SIZE...", 2, -1, cmd_del, "remove ranges, or parts of them", 0 },
+	{ "set", "[ADDR SIZE...]", 0, -1, cmd_set, "replace the whole set in one write", 0 },
+	{ "load", "FILE|-", 1, 1, cmd_load, "replace the set with a file of ranges", 0 },
+	{ "clear", "", 0, 0, cmd_clear, "empty the set", 0 },
+	{ "list", "", 0, 0, cmd_list, "print the set, one range per line", 0 },
+	{ "add-pci", "BDF [BAR]", 1, 2, cmd_add_pci, "add a PCI device's memory BARs (all if BAR omitted)", 0 },
+	{ "maps", "", 0, 0, cmd_maps, "list the live ioremap() mappings", 0 },
+	{ "on", "[-i NAME]", 0, 0, cmd_on, "switch mmiotrace on (-i: the events of instance NAME)",
+	  INSTANCE },
+	{ "off", "[-i NAME]", 0, 0, cmd_off, "switch mmiotrace off (stopping recorders)", INSTANCE },
+	{ "pc", "on|off", 1, 1, cmd_pc, "record the PC of each access", 0 },
+	{ "isa", "on|off", 1, 1, cmd_isa, "trace mappings in the ISA hole 0xa0000-0xfffff", 0 },
+	{ "maps-only", "on|off", 1, 1, cmd_maps_only, "log mappings only, arm no page", 0 },
+	{ "mark", "[-i NAME] TEXT...", 1, -1, cmd_mark, "write a marker into the trace",
+	  INSTANCE | LEADING },
+	{ "status", "[-i NAME] [--json]", 0, 1, cmd_status,
+	  "tracer, toggles, ranges, stats, buffer size", INSTANCE },
+	{ "show", "[-i NAME]", 0, 0, cmd_show, "print the buffer, leaving it there", INSTANCE },
+	{ "buffer", "[-i NAME] [KB]", 0, 1, cmd_buffer, "print or set the buffer size per CPU",
+	  INSTANCE },
+	{ "reset", "[-i NAME]", 0, 0, cmd_reset, "mmiotrace off, every control at its default",
+	  INSTANCE },
 	{ "decode", "[--map FILE[@ADDR]]... [--fold] [--json] TRACE|-", 1, -1, cmd_decode,
-	  "name registers and decode their fields, line by line" },
+	  "name registers and decode their fields, line by line", 0 },
 	{ "stat", "[--map FILE[@ADDR]]... [--json] TRACE|-", 1, -1, cmd_stat,
-	  "per register: accesses, values, polling loops" },
+	  "per register: accesses, values, polling loops", 0 },
 	{ "diff", "[--map FILE[@ADDR]]... A B", 2, -1, cmd_diff,
-	  "compare two traces by register, section by section" },
+	  "compare two traces by register, section by section", 0 },
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
@@ -71,7 +85,9 @@ static void usage(FILE *out)
 		else
 			fprintf(out, "  %-24s %s\n", synopsis, commands[i].help);
 	}
-	fprintf(out, "\n  -r, --root=DIR   prefix every path with DIR (or MMIOCTL_ROOT), for tests\n"
+	fprintf(out, "\n  -i, --instance=NAME  the mmiotrace events of trace instance NAME, not the\n"
+		"                   tracer (record -e and hist: by default instance mmioctl)\n"
+		"  -r, --root=DIR   prefix every path with DIR (or MMIOCTL_ROOT), for tests\n"
 		"  -h, --help       this text; COMMAND --help: that command's\n"
 		"  -V, --version    the version\n"
 		"Exit status: 0 success, 1 refused by the kernel or the system, or a trace or\n"
@@ -98,6 +114,51 @@ static int close_stdout(int status)
 	return status;
 }
 
+/*
+ * Take -i NAME, -iNAME, --instance NAME and --instance=NAME out of the
+ * arguments: anywhere before "--" (taken out too), or with LEADING only
+ * before the first other argument.
+ */
+static int take_instance(int *argc, char **argv, bool leading)
+{
+	int i = 1, used;
+
+	while (i < *argc) {
+		const char *arg = argv[i], *name;
+
+		used = 1;
+		if (!strcmp(arg, "--")) {
+			memmove(&argv[i], &argv[i + 1], (*argc - i) * sizeof(char *));
+			(*argc)--;
+			break;
+		}
+		if (!strcmp(arg, "-i") || !strcmp(arg, "--instance")) {
+			if (i + 1 >= *argc)
+				return usage_error("%s needs an instance NAME", arg);
+			name = argv[i + 1];
+			used = 2;
+		} else if (!strncmp(arg, "--instance=", 11)) {
+			name = arg + 11;
+		} else if (!strncmp(arg, "-i", 2)) {
+			name = arg + 2;
+		} else if (leading) {
+			break;
+		} else {
+			i++;
+			continue;
+		}
+		if (check_instance_name(name))
+			return usage_error("invalid instance name '%s': expected 1 to %d letters, digits, '_', '-' or '.', not starting with '-' or '.'",
+					   name, INSTANCE_NAME_MAX);
+		if (instance)
+			return usage_error("more than one instance given");
+		instance = name;
+		memmove(&argv[i], &argv[i + used], (*argc - i - used + 1) * sizeof(char *));
+		*argc -= used;
+	}
+	return 0;
+}
+
 static int run_command(int argc, char **argv)
 {
 	const struct command *cmd = NULL;
@@ -111,6 +172,13 @@ static int run_command(int argc, char **argv)
 		return usage_error("unknown command '%s'", argv[0]);
 	if (argc == 2 && !strcmp(argv[1], "--help"))
 		return command_usage(cmd, stdout);
+	if (cmd->flags & INSTANCE) {
+		int ret = take_instance(&argc, argv, cmd->flags & LEADING);
+
+		if (ret)
+			return ret;
+		nargs = argc - 1;
+	}
 	if (nargs < cmd->min_args || (cmd->max_args >= 0 && nargs > cmd->max_args)) {
 		command_usage(cmd, stderr);
 		return EXIT_USAGE;

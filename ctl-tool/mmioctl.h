@@ -23,10 +23,14 @@ const char *tracing_path(const char *name);
 const char *root_path(const char *path);
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int system_error(const char *path);
+int try_write(const char *path, const char *data, int flags);
 int write_file(const char *path, const char *data, int flags);
 int read_text(const char *path, char *buf, size_t size);
 int read_line(const char *path, char *buf, size_t size);
+int try_read_line(const char *path, char *buf, size_t size);
+int read_all(const char *path, char **buf, size_t *len);
 int print_file(const char *path, const char *indent, bool skip_comments);
+int stop_readers(const char *path, bool under);
 int read_stat(const char *name, unsigned long long *value);
 
 /* The tracer, as current_tracer and tracing_on say. */
@@ -58,6 +62,7 @@ int cmd_show(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_buffer(int argc, char **argv);
 int cmd_record(int argc, char **argv);
+int cmd_hist(int argc, char **argv);
 
 /* The kernel's default size of the trace buffer, per CPU. */
 #define DEFAULT_BUFFER_KB	1408

@@ -9,81 +9,7 @@ failures=0
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-make_tree() { # a fresh fake root in $root
-	root=$work/root
-	rm -rf "$root"
-	mkdir -p "$root/proc" "$root/sys/kernel/debug/mmiotrace" "$root/sys/kernel/tracing"
-	printf '%s\n' "debugfs /sys/kernel/debug debugfs rw,relatime 0 0" \
-		"tracefs /sys/kernel/tracing tracefs rw,relatime 0 0" > "$root/proc/mounts"
-	ctl=$root/sys/kernel/debug/mmiotrace
-	tracing=$root/sys/kernel/tracing
-	: > "$ctl/ranges"
-	echo 0 > "$ctl/trace_pc"
-	echo 1 > "$ctl/trace_isa"
-	echo 0 > "$ctl/maps_only"
-	printf 'read 3\nwrite 1\nlost 7\narmed_bytes 4096\n' > "$ctl/stats"
-	printf '%s\n' "1 0xfed00000 0x400 0 0 hpet_enable+0xc1/0x3f0" \
-		"7 0xfea00000 0x1000 1 4096 do_map+0x85/0x140 [mmiotouch]" > "$ctl/mappings"
-	: > "$root/proc/mmio-marker"
-	echo "blk mmiotrace function nop" > "$tracing/available_tracers"
-	echo nop > "$tracing/current_tracer"
-	echo 1 > "$tracing/tracing_on"
-	echo "7 (expanded: 1408)" > "$tracing/buffer_size_kb"
-	printf 'VERSION 20070824\nMAP 1.000000 7 0xfea00000 0xffffc90000035000 0x1000 0x0 0\nR 4 1.000000 7 0xfea00000 0x10000ed 0x0 0\n' \
-		> "$tracing/trace_pipe"
-	printf '# tracer: mmiotrace\n#\nR 4 1.000000 7 0xfea00000 0x10000ed 0x0 0\n' > "$tracing/trace"
-	make_device 0000:00:03.0 "0x00000000fea00000 0x00000000feafffff 0x0000000000040200"
-	# VGA: BAR0 memory, BAR1 empty, BAR2 memory, BAR4 I/O.
-	make_device 0000:00:02.0 "0x00000000fd000000 0x00000000fdffffff 0x0000000000042208" \
-		"" "0x00000000feb10000 0x00000000feb10fff 0x0000000000040200" "" \
-		"0x000000000000c000 0x000000000000c01f 0x0000000000040101"
-	# BAR0 never assigned: it reads as starting at 0. BAR2 assigned.
-	make_device 0000:00:05.0 "0x0000000000000000 0x000000000001ffff 0x0000000000040200" \
-		"" "0x00000000fe000000 0x00000000fe000fff 0x0000000000040200"
-	# A PCI domain above 0xffff, as VMD makes them.
-	make_device 10000:00:03.0 "0x00000000f0000000 0x00000000f0003fff 0x0000000000040200"
-}
-
-# make_device BDF [RESOURCE_LINE]...: a device with up to 6 BARs.
-make_device() {
-	local dir=$root/sys/bus/pci/devices/$1 bar line
-	shift
-	mkdir -p "$dir"
-	for bar in 0 1 2 3 4 5; do
-		line=${1:-}
-		[ $# -gt 0 ] && shift
-		echo "${line:-0x0000000000000000 0x0000000000000000 0x0000000000000000}"
-	done > "$dir/resource"
-}
-
-# check NAME EXPECTED_STATUS EXPECTED_OUTPUT_SUBSTRING -- ARGS...
-check() {
-	local name=$1 want_status=$2 want_text=$3
-	shift 4
-	out=$("$mmioctl" --root "$root" "$@" 2>&1)
-	status=$?
-	if [ "$status" = "$want_status" ] && [[ "$out" == *"$want_text"* ]]; then
-		echo "ok - mmioctl: $name"
-	else
-		echo "not ok - mmioctl: $name (status $status, want $want_status; output: $out)"
-		failures=$((failures + 1))
-	fi
-}
-
-# expect NAME CONDITION...: a test on the fake tree after a command.
-expect() {
-	local name=$1
-	shift
-	if "$@"; then
-		echo "ok - mmioctl: $name"
-	else
-		echo "not ok - mmioctl: $name"
-		failures=$((failures + 1))
-	fi
-}
-
-same() { [ "$1" = "$2" ] || { echo "# expected '$2', got '$1'"; false; }; }
-lacks() { [[ "$1" != *"$2"* ]] || { echo "# '$1' has '$2'"; false; }; }
+. "$(dirname "$0")/fake_tree.sh"
 
 make_tree
 check "--help prints usage and exits 0" 0 "add-pci BDF [BAR]" -- --help
@@ -94,7 +20,7 @@ check "unknown option is a usage error" 2 "unknown or incomplete option '--frob'
 check "--root=DIR is taken" 0 "" -- --root="$root" list
 check "-- ends the options" 0 "" -- -- list
 check "COMMAND --help prints that command's usage" 0 "usage: mmioctl add ADDR SIZE..." -- add --help
-check "record --help too" 0 "usage: mmioctl record [-o FILE]" -- record --help
+check "record --help too" 0 "usage: mmioctl record [-e] [-i NAME] [-o FILE]" -- record --help
 check "a usage error names the program once" 2 "usage: mmioctl isa on|off" -- isa
 expect "and not twice" lacks "$out" "mmioctl: usage"
 
@@ -231,7 +157,7 @@ check "status shows an empty set as what it traces" 0 \
 check "status shows the counters" 0 "  lost 7" -- status
 echo "0x1000 0x10" > "$ctl/ranges"
 check "status --json gives the same facts as one object" 0 \
-	'{"tracer":"nop","mmiotrace":false,"tracing_on":true,"buffer_size_kb":1408,"trace_pc":false,"trace_isa":true,"maps_only":false,"ranges":[[4096,16]],"stats":{"read":3,"write":1,"lost":7,"armed_bytes":4096}}' \
+	'{"tracer":"nop","mmiotrace":false,"tracing_on":true,"buffer_size_kb":1408,"trace_pc":false,"trace_isa":true,"maps_only":false,"ranges":[[4096,16]],"stats":{"read":3,"write":1,"lost":7,"armed_bytes":4096},"events_top":false,"events_instances":[]}' \
 	-- status --json
 check "status --json is valid JSON" 0 "" -- status --json
 expect "python reads it" python3 -c 'import json, sys; json.loads(sys.argv[1])' "$out"

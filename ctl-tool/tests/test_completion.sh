@@ -33,7 +33,17 @@ completes --root /tmp sta -- status stat
 completes --r -- --root
 completes pc o -- on off
 completes status --j -- --json
-completes record - -- -o -b -d -q -- --help
+completes status - -- -i --instance --json --help
+completes record - -- -e -i -o -b -d -q -- --help
+completes hist - -- -i --instance --json --help
+completes on - -- -i --instance --help
+completes reset --i -- --instance
+fake=$(mktemp -d)
+mkdir -p "$fake/sys/kernel/tracing/instances/mmioctl" "$fake/sys/kernel/tracing/instances/probe"
+completes --root "$fake" hist -i "" -- mmioctl probe
+completes --root "$fake" record -e --instance p -- probe
+MMIOCTL_ROOT=$fake completes off -i m -- mmioctl
+rm -r "$fake"
 completes record -o /dev/nul -- /dev/null
 completes list - -- --help
 completes de -- del decode

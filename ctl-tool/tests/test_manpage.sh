@@ -24,7 +24,8 @@ warnings=$(groff -man -Tutf8 -ww "$page" 2>&1 >/dev/null)
 rendered=$(groff -man -Tascii -rLL=120n "$page" 2>/dev/null | col -bx)
 synopsis=$(sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' <<< "$rendered" | sed '1d;$d' |
 	sed -E 's/^ +//; s/ +/ /g' | grep .)
-expected='mmioctl [--root=DIR] record [-o FILE] [-b KB] [-d SECONDS] [-q] [-- COMMAND...]
+expected='mmioctl [--root=DIR] record [-e] [-i NAME] [-o FILE] [-b KB] [-d SECONDS] [-q] [-- COMMAND...]
+mmioctl hist [-i NAME] [--json]
 mmioctl decode [--map FILE[@ADDR]]... [--fold] [--json] TRACE|-
 mmioctl stat [--map FILE[@ADDR]]... [--json] TRACE|-
 mmioctl diff [--map FILE[@ADDR]]... A B
