@@ -142,7 +142,7 @@ static int events_state_in(const char *dir, unsigned int *enabled, unsigned int 
 			return EXIT_REFUSED;
 		if (state[0] == '1')
 			*enabled |= 1U << i;
-		if (state[0] == '1' || state[1] == '*')
+		if (state[0] == '1' || (state[0] && state[1] == '*'))
 			*arming |= 1U << i;
 	}
 	return 0;
@@ -279,13 +279,41 @@ static int make_dirs(char *dir)
 	return 0;
 }
 
-/* Copy the hist files of mmio_read and mmio_write to SAVED_HISTS_DIR/NAME. */
+/* PATH made anew with the LEN bytes of TEXT; an error is reported. */
+static int write_new_file(const char *path, const char *text, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	ssize_t done;
+
+	if (fd < 0)
+		return system_error(path);
+	while (len) {
+		done = write(fd, text, len);
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done <= 0) {
+			if (!done)
+				errno = EIO;
+			system_error(path);
+			close(fd);
+			return EXIT_REFUSED;
+		}
+		text += done;
+		len -= done;
+	}
+	return close(fd) ? system_error(path) : 0;
+}
+
+/*
+ * Copy the hist files of mmio_read and mmio_write to SAVED_HISTS_DIR/NAME,
+ * each written aside and renamed into place.
+ */
 int save_hists(const char *name)
 {
 	static const char *const events[] = { "mmio_read", "mmio_write" };
 	char path[PATH_SIZE], saved[PATH_SIZE], temp[PATH_SIZE + 8], *text;
 	size_t len;
-	int e, fd, ret;
+	int e, ret;
 
 	ret = make_dirs((char *)saved_hist_file(saved, name, ""));
 	for (e = 0; e < 2 && !ret; e++) {
@@ -295,14 +323,9 @@ int save_hists(const char *name)
 		snprintf(path, sizeof(path), "%s.hist", events[e]);
 		saved_hist_file(saved, name, path);
 		snprintf(temp, sizeof(temp), "%s.tmp", saved);
-		fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (fd < 0 || write(fd, text, len) != (ssize_t)len || close(fd)) {
-			ret = system_error(temp);
-			if (fd >= 0)
-				close(fd);
-		} else if (rename(temp, saved)) {
+		ret = write_new_file(temp, text, len);
+		if (!ret && rename(temp, saved))
 			ret = system_error(saved);
-		}
 		free(text);
 	}
 	return ret;
@@ -369,7 +392,11 @@ static int clear_triggers(const char *dir)
 			if (line[0] == '#')
 				continue;
 			/* As listed, less the state and the size the kernel added. */
-			end = strstr(line, " [");
+			end = strrchr(line, '[');
+			if (end && end > line && end[-1] == ' ')
+				end--;
+			else
+				end = NULL;
 			if (end)
 				*end = '\0';
 			size = strstr(line, ":size=");
@@ -477,6 +504,7 @@ void event_consumers(bool *top, char *names, size_t size)
 	instances = opendir(tracing_path("instances"));
 	if (!instances)
 		return;
+	/* Only names mmioctl takes: the list is separated by spaces, and is JSON. */
 	while ((entry = readdir(instances))) {
 		if (entry->d_name[0] == '.' || check_instance_name(entry->d_name) ||
 		    !instance_file(dir, entry->d_name, "") ||
@@ -588,20 +616,20 @@ struct instance_status {
 	const char *hists;
 };
 
-static void print_event_list(unsigned int mask, const char *open, const char *sep,
-			     const char *close)
+/* The events of MASK: as a JSON array, or after TEXT separated by spaces. */
+static void print_event_list(unsigned int mask, bool json, const char *text)
 {
 	const char *between = "";
 	int i;
 
-	printf("%s", open);
+	printf("%s", json ? "[" : text);
 	for (i = 0; i < NR_MMIO_EVENTS; i++)
 		if (mask & (1U << i)) {
-			printf("%s%s%s%s", between, *close ? "\"" : "", mmio_events[i],
-			       *close ? "\"" : "");
-			between = sep;
+			printf(json ? "%s\"%s\"" : "%s%s", between, mmio_events[i]);
+			between = json ? "," : " ";
 		}
-	printf("%s", close);
+	if (json)
+		printf("]");
 }
 
 int instance_status(const char *name, bool json)
@@ -632,9 +660,9 @@ int instance_status(const char *name, bool json)
 	st.arming &= ~st.enabled;
 	if (json) {
 		printf("{\"instance\":\"%s\",\"events\":", name);
-		print_event_list(st.enabled, "[", ",", "]");
+		print_event_list(st.enabled, true, NULL);
 		printf(",\"triggers_only\":");
-		print_event_list(st.arming, "[", ",", "]");
+		print_event_list(st.arming, true, NULL);
 		printf(",\"histograms\":\"%s\",\"tracing_on\":%s,\"buffer_size_kb\":%llu,\"entries\":%llu,\"lost\":%llu,\"ranges\":[",
 		       st.hists, strcmp(st.tracing_on, "0") ? "true" : "false",
 		       strtoull(st.buffer, NULL, 10), st.stats.entries, st.stats.lost);
@@ -653,9 +681,9 @@ int instance_status(const char *name, bool json)
 	else if (!st.enabled)
 		printf("events: off");
 	else
-		print_event_list(st.enabled, "events: on: ", " ", "");
+		print_event_list(st.enabled, false, "events: on: ");
 	if (st.arming)
-		print_event_list(st.arming, ", armed by triggers: ", " ", "");
+		print_event_list(st.arming, false, ", armed by triggers: ");
 	printf("\nhistograms: %s\n", st.hists);
 	printf("tracing_on: %s\n", st.tracing_on);
 	printf("buffer_size_kb: %s\n", st.buffer);

@@ -682,9 +682,16 @@ static int record_events(struct record_options *opt)
 		return ret;
 	if (dat) {
 		/* trace-cmd writes the file; it is there and empty until then. */
+		FILE *temp = tmpfile();
+
 		close(io.out);
 		io.out = -1;
-		log = fileno(tmpfile());
+		if (!temp) {
+			ret = system_error("tmpfile");
+			goto out;
+		}
+		log = fcntl(fileno(temp), F_DUPFD_CLOEXEC, 0);
+		fclose(temp);
 		if (log < 0) {
 			ret = system_error("tmpfile");
 			goto out;

@@ -452,6 +452,22 @@ PATH=/nonexistent check_exact "record -e -o FILE.dat without trace-cmd says so" 
 	-- record -e -o "$work/kept.dat" -- true
 expect "and leaves the file alone" same "$(cat "$work/kept.dat")" "the previous trace"
 
+# Refusals from the "kernel": the session is undone.
+make_events_tree
+LD_PRELOAD="$faketracefs $fakefail" FAKEFAIL="write:mmio_read/trigger:22" check_exact \
+	"a refused histogram fails on -i with the path and strerror" 1 \
+	"mmioctl: $tracing/instances/x/events/mmiotrace/mmio_read/trigger: Invalid argument" -- on -i x
+expect "and the instance it made is gone" test ! -e "$tracing/instances/x"
+make_instance x
+LD_PRELOAD="$faketracefs $fakefail" FAKEFAIL="write:mmio_map/enable:16:1" check_exact \
+	"a refused event fails record -e with the path and strerror" 1 \
+	"mmioctl: $tracing/instances/x/events/mmiotrace/mmio_map/enable: Device or resource busy" \
+	-- record -e -i x -o "$work/kept.txt" -- true
+expect "the instance it found stays, its events off, the histograms gone" same \
+	"$(enables x)$(grep -v '^#' "$tracing/instances/x/events/mmiotrace/mmio_read/trigger" | tail -n 2)" \
+	"0 0 0 0 0 !hist:keys=phys.hex:vals=hitcount:size=2048
+!hist:keys=phys.hex,value.hex:vals=hitcount:size=8192"
+
 # A recorder holding the default instance: plain reset stops it.
 make_events_tree
 "$mmioctl" --root "$root" record -e -q -o "$work/bg.txt" -- sleep 30 2>"$work/bg.err" &
