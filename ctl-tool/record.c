@@ -784,10 +784,21 @@ restore:
 		kill(helper, SIGKILL);
 		waitpid(helper, NULL, 0);
 	}
-	/* The pipe and the held file stay open until the end: "reset" waits for that. */
-	if (instance_exists(name)) {
+	/*
+	 * The pipe and the held file stay open until the session is put back:
+	 * "reset" waits for that. An instance made for a failed session is
+	 * removed, which they would keep busy.
+	 */
+	if (saved.created && ret) {
+		if (io.in >= 0)
+			close(io.in);
+		if (hold >= 0)
+			close(hold);
+		io.in = hold = -1;
+		remove_instance(name);
+	} else if (instance_exists(name)) {
 		if (!saved.joined)
-			ret |= saved.created && ret ? remove_instance(name) : end_events_session(name);
+			ret |= end_events_session(name);
 		if (instance_exists(name)) {
 			ret |= write_file(instance_file(path, name, "tracing_on"),
 					  strcmp(saved.tracing_on, "0") ? "1\n" : "0\n", O_TRUNC);

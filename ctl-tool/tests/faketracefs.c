@@ -4,8 +4,8 @@
  * instance in a fake tracefs tree behave as tracefs does. mkdir of
  * ".../instances/NAME" makes the directory filled with a copy of the
  * template FAKE_INSTANCE (the files a new instance has); rmdir removes it
- * with what is in it, or fails with EBUSY while another process holds one
- * of its files open.
+ * with what is in it, or fails with EBUSY while a process, the caller
+ * too, holds one of its files open.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -42,7 +42,7 @@ static int run(const char *tool, const char *a, const char *b, const char *c)
 	return 0;
 }
 
-/* Does a process other than this one hold a file below DIR open? */
+/* Does a process hold a file below DIR open? */
 static int held_open(const char *dir)
 {
 	char fds[300], link[600], target[4096];
@@ -56,7 +56,7 @@ static int held_open(const char *dir)
 	if (!proc)
 		return 0;
 	while (!found && (p = readdir(proc))) {
-		if (atoi(p->d_name) <= 0 || atoi(p->d_name) == getpid())
+		if (atoi(p->d_name) <= 0)
 			continue;
 		snprintf(fds, sizeof(fds), "/proc/%s/fd", p->d_name);
 		fdir = opendir(fds);
