@@ -34,7 +34,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "record", "[-e] [-i NAME] [-o FILE] [-b KB] [-d SECONDS] [-q] [-- COMMAND...]", 0, -1,
-	  cmd_record, "record a session: on, run COMMAND, drain, off; -e: through the events", 0 },
+	  cmd_record, "record a session: on, run COMMAND, drain, off (-e: the events)", 0 },
 	{ "hist", "[-i NAME] [--json]", 0, 1, cmd_hist,
 	  "per register of an events session: accesses, values", INSTANCE },
 	{ "add", "ADDR SIZE...", 2, -1, cmd_add, "add physical ranges (SIZE: bytes, 0x hex, k/M/G)", 0 },
@@ -85,8 +85,9 @@ static void usage(FILE *out)
 		else
 			fprintf(out, "  %-24s %s\n", synopsis, commands[i].help);
 	}
-	fprintf(out, "\n  -i, --instance=NAME  the mmiotrace events of trace instance NAME, not the\n"
-		"                   tracer (record -e and hist: by default instance mmioctl)\n"
+	fprintf(out, "\n  -i, --instance=NAME\n"
+		"                   the mmiotrace events of trace instance NAME, not the tracer\n"
+		"                   (record -e and hist: instance mmioctl unless given)\n"
 		"  -r, --root=DIR   prefix every path with DIR (or MMIOCTL_ROOT), for tests\n"
 		"  -h, --help       this text; COMMAND --help: that command's\n"
 		"  -V, --version    the version\n"
