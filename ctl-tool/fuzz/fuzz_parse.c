@@ -61,6 +61,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	(void)parse_resource_line(str, &bar);
 	if (!check_marker(str) && (strlen(str) > MARKER_MAX || strchr(str, '\n')))
 		abort();
+	if (!check_instance_name(str) &&
+	    (!*str || strlen(str) > INSTANCE_NAME_MAX || strchr(str, '/') || str[0] == '.' ||
+	     str[0] == '-'))
+		abort();
+	if (classify_event_line(str) < -1 || classify_event_line(str) >= NR_EVENT_TYPES)
+		abort();
+	{
+		uint64_t phys, value = 1, hits;
+
+		if (!parse_hist_entry(str, false, &phys, &value, &hits) && value)
+			abort();
+		if (!parse_hist_entry(str, true, &phys, &value, &hits) && strncmp(str, "{ phys: ", 8))
+			abort();
+	}
 	{
 		unsigned long positive;
 		bool remove;
