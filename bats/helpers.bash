@@ -69,6 +69,7 @@ reset_state() {
 	for target in edu vga ivshmem isa; do
 		echo "unmap $target" > "$TOUCH/ctl" 2>/dev/null || true
 	done
+	echo vunmap > "$TOUCH/ctl" 2>/dev/null || true
 	events_off
 	echo nop > "$TRACING/current_tracer"
 	# The events of the top-level buffer stay in it across tracers.

@@ -39,6 +39,9 @@
  *   fault COUNT                       COUNT reads of a page that is not
  *                                     present, each ended by its exception
  *                                     fixup: the floor of a traced access
+ *   vmap | vunmap                     a RAM page vmap()ed as VM_IOREMAP, as
+ *                                     vmap_pfn() and pstore make them: not
+ *                                     an ioremap() mapping
  *   warn | panic                      WARN() or panic() (harness self-tests)
  *
  * "value" holds the last value read (for insn: the whole destination
@@ -103,6 +106,8 @@ static struct target targets[] = {
  * them.
  */
 static DECLARE_RWSEM(touch_rwsem);
+static struct page *vmap_page;
+static void *vmap_addr;
 static u64 last_value;
 static u64 elapsed_ns;
 static u8 buffer[BUFFER_SIZE];
@@ -407,6 +412,19 @@ static u64 insn_orl_self(void __iomem *p, u64 v)
 }
 
 /*
+ * Without a REX prefix, BH is bits 8 to 15 of RBX: an operand that is part
+ * of the address register, so the page is made present for the step. The
+ * byte stored is bits 8 to 15 of the address; the old byte comes back.
+ */
+static u64 insn_xchgb_bh(void __iomem *p, u64 v)
+{
+	unsigned long rbx = (unsigned long)p;
+
+	asm volatile("xchgb %%bh, (%%rbx)" : "+b" (rbx) : : "memory");
+	return (rbx >> 8) & 0xff;
+}
+
+/*
  * SSE: stepped straight onto the alias, its value not known to kmmio. The
  * kernel is built without SSE, so xmm0 is nobody's but this asm's between
  * kernel_fpu_begin() and kernel_fpu_end(); it cannot be named a clobber.
@@ -444,6 +462,7 @@ static const struct insn_form insn_forms[] = {
 	{ "orl_stepped", 4, insn_orl_stepped },
 	{ "xchgl", 4, insn_xchgl },
 	{ "orl_self", 4, insn_orl_self },
+	{ "xchgb_bh", 1, insn_xchgb_bh },
 	{ "movq_xmm", 8, insn_movq_xmm },
 };
 
@@ -678,6 +697,30 @@ static int do_fault(int argc, char **argv)
 	return done == count ? 0 : -EIO;
 }
 
+/* vmap: a page of RAM in an area flagged VM_IOREMAP, not made by ioremap(). */
+static int do_vmap(bool map)
+{
+	if (!map) {
+		if (!vmap_addr)
+			return -ENXIO;
+		vunmap(vmap_addr);
+		__free_page(vmap_page);
+		vmap_addr = NULL;
+		return 0;
+	}
+	if (vmap_addr)
+		return -EBUSY;
+	vmap_page = alloc_page(GFP_KERNEL);
+	if (!vmap_page)
+		return -ENOMEM;
+	vmap_addr = vmap(&vmap_page, 1, VM_MAP | VM_IOREMAP, PAGE_KERNEL);
+	if (!vmap_addr) {
+		__free_page(vmap_page);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
 /* Whether a command only accesses a mapping: it runs beside others. */
 static bool shared_command(int argc, char **argv)
 {
@@ -711,6 +754,8 @@ static int run_command(int argc, char **argv)
 		return do_insn(argc, argv, 1);
 	if (!strcmp(argv[0], "fault"))
 		return do_fault(argc, argv);
+	if ((!strcmp(argv[0], "vmap") || !strcmp(argv[0], "vunmap")) && argc == 1)
+		return do_vmap(!strcmp(argv[0], "vmap"));
 	if (!strcmp(argv[0], "string"))
 		return do_string(argc, argv);
 	if (!strcmp(argv[0], "copy"))
@@ -844,6 +889,7 @@ static void __exit mmiotouch_exit(void)
 	int i;
 
 	debugfs_remove_recursive(touch_dir);
+	do_vmap(false);
 	for (i = 0; i < ARRAY_SIZE(targets); i++) {
 		do_unmap(&targets[i], 0);
 		if (targets[i].pdev) {
