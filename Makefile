@@ -187,10 +187,10 @@ BENCH_RUN      = bash /opt/mmio/bench/guest.sh $(BENCH_COUNT) $(BENCH_REPEATS)
 bench: $(KERNEL) $(IMAGE) $(if $(filter 1,$(STOCK)),$(STOCK_IMAGE))
 	@$(MAKE) -s deps PACKAGES=gnuplot-nox
 	@mkdir -p $(BUILD)/bench
-	@initramfs/run-qemu.sh -t 1200 $(KERNEL) $(IMAGE) $(BUILD)/bench/ours '$(BENCH_RUN)' > /dev/null || \
+	@initramfs/run-qemu.sh -t 1800 $(KERNEL) $(IMAGE) $(BUILD)/bench/ours '$(BENCH_RUN)' > /dev/null || \
 		{ echo "bench: guest failed, logs: $(BUILD)/bench/ours"; exit 1; }
 ifeq ($(STOCK),1)
-	@initramfs/run-qemu.sh -t 1200 -k "mmiotrace.filter_offset=$$(initramfs/edu-bar0.sh $(BUILD)/bench/ours)" \
+	@initramfs/run-qemu.sh -t 1800 -k "mmiotrace.filter_offset=$$(initramfs/edu-bar0.sh $(BUILD)/bench/ours)" \
 		$(STOCK_KERNEL) $(STOCK_IMAGE) $(BUILD)/bench/stock '$(BENCH_RUN)' > /dev/null || \
 		{ echo "bench: stock guest failed, logs: $(BUILD)/bench/stock"; exit 1; }
 endif
