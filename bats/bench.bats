@@ -14,12 +14,14 @@ load helpers
 		ranges1_armed_leaves ranges1024_armed_leaves \
 		enable_us disable_us enable_live_us disable_live_us events_enable_us \
 		events_disable_us events_enable_live_us events_disable_live_us \
-		rewrite_same_us shell_write_us remap_off_ns remap_outside_ns \
+		rewrite_same_ns rewrite_tmpfs_ns remap_off_ns remap_outside_ns \
 		arm_4k_us disarm_4k_us arm_16m_us disarm_16m_us arm_64m_us disarm_64m_us \
 		arm_256m_us disarm_256m_us scale_4k_pte scale_256m_pte scale_256m_leaves \
 		attr.enable.buffer_reset attr.disable_live.disarm_gp attr.events_enable.patching \
-		attr.rewrite_same.wall attr.access.kmmio_handler attr.calls.get_kmmio_fault_page \
-		attr.access.do_kern_addr_fault \
+		attr.rewrite_same.wall attr.rewrite_same.edit_ranges attr.access.read.kmmio_handler \
+		attr.calls.read.get_kmmio_fault_page attr.access.fault.kmmio_handler \
+		attr.access.floor.do_kern_addr_fault attr.access.remap_on.mmiotrace_ioremap_end \
+		attr.calls.remap_off.call_rcu \
 		events_per_s_1cpu events_per_s_2cpu events_per_s events_until_loss lost_events \
 		buffer_size_kb loss_accesses loss_accesses_per_s loss_tracer_lost \
 		loss_instance_lost loss_instance_kept loss_instance_buffer_kb; do

@@ -224,16 +224,19 @@ done
 
 if [ "$runtime" = 1 ]; then
 	# An unchanged rewrite of the set while tracing a live mapping: no
-	# leaf changes, so no grace period. For scale, the same write of the
-	# same line to a file in tmpfs: the shell's and the VFS's share.
+	# leaf changes, so no grace period. rewrite (bats/tools) times the
+	# open, write and close that "echo ... > ranges" makes, without the
+	# shell; the same of a file in tmpfs shows what any file costs.
 	quiesce
 	set_ranges "$edu 4k"
 	tracer_on
 	touch_dev "map edu"
+	: > /tmp/ranges.same
 	for i in $(seq 1 "$repeats"); do
-		timed rewrite_same_us set_ranges "$edu 4k"
-		timed shell_write_us eval 'printf "%s\n" "$edu 4k" > /tmp/ranges.same'
+		echo "RESULT rewrite_same_ns $(rewrite 21 "$ctl/ranges" "$edu 4k")"
+		echo "RESULT rewrite_tmpfs_ns $(rewrite 21 /tmp/ranges.same "$edu 4k")"
 	done
+	[ "$(cat "$ctl/ranges")" = "$edu 0x1000" ] || echo "bench: the rewrite changed the set" >&2
 	unmap_all
 	quiesce
 fi
@@ -288,28 +291,36 @@ if [ "$runtime" = 1 ]; then
 fi
 
 if [ "$runtime" = 1 ]; then
-	# Where enabling, disabling and a rewrite spend their time: the
-	# function graph of this shell, in an instance of its own, restricted
-	# to the functions that wait or patch code and those that give them
-	# their context; attr_graph turns it into attr.VARIANT.CATEGORY lines
-	# (us), attr.VARIANT.wall being the whole write as timed here.
+	# Where the time goes, from the function graph of this shell
+	# (set_ftrace_pid), in an instance of its own so that the tracer and
+	# the events keep theirs; a trace_marker line starts each record.
 	attr=$tracing/instances/attr
 	mkdir -p "$attr"
-	for f in synchronize_rcu synchronize_srcu synchronize_srcu_expedited \
-		synchronize_rcu_expedited cond_synchronize_rcu text_poke_bp_batch \
-		apply_settings kmmio_arm kmmio_disarm untrace_all enable_mmiotrace \
-		disable_mmiotrace mmio_events_reg mmio_events_unreg mmio_edit_ranges; do
-		echo "$f" >> "$attr/set_ftrace_filter" 2>/dev/null || echo "bench: cannot trace $f" >&2
-	done
 	echo $$ > "$attr/set_ftrace_pid"
 	echo 1 > "$attr/options/funcgraph-tail"
-	echo function_graph > "$attr/current_tracer"
-
-	# attr_graph VARIANT WALL_US: the graph since the last marker, each
+	# attr_graph_on FUNCTION...: the graph of these functions only. An
+	# empty filter traces every function: the graph stays off then, and
+	# the filter changes only while it is off.
+	attr_graph_on() {
+		local f
+		echo nop > "$attr/current_tracer"
+		: > "$attr/set_ftrace_filter"
+		for f in "$@"; do
+			echo "$f" >> "$attr/set_ftrace_filter" 2>/dev/null ||
+				echo "bench: cannot trace $f" >&2
+		done
+		grep -q . "$attr/set_ftrace_filter" || return 1
+		echo function_graph > "$attr/current_tracer"
+	}
+	# Enabling, disabling and a rewrite: only the functions that wait or
+	# patch code, and those that give them their context. attr_graph
+	# turns the graph into attr.VARIANT.CATEGORY lines (us): each
 	# function's time less that of the traced functions it called, summed
-	# by category. The ring buffer's resets (tracing core, outside any of
-	# ours) are the grace periods of tracer_init(); those inside
-	# disable_mmiotrace() are tracepoint_synchronize_unregister().
+	# by category; attr.VARIANT.wall is the whole write as timed here,
+	# attr.VARIANT.edit_ranges the time in mmio_edit_ranges(). The
+	# grace periods outside any function of ours are the tracing core's
+	# (tracer_init() resetting the buffer); those inside
+	# disable_mmiotrace() are tracepoint_synchronize_unregister()'s.
 	attr_graph() {
 		awk -v variant="$1" -v wall="$2" '
 		function category(name, ctx) {
@@ -325,22 +336,24 @@ if [ "$runtime" = 1 ]; then
 			if (name == "kmmio_disarm") return "disarm"
 			return ""
 		}
-		function done_(name, dur,   cat, excl) {
-			cat = category(name, stack_ctx(depth))
-			if (cat == "") {
-				child[depth] += sub_[depth + 1]
-				return
-			}
-			excl = dur - sub_[depth + 1]
-			total[cat] += excl
-			child[depth] += dur
-		}
-		function stack_ctx(d,   s, i) {
+		function context(d,   s, i) {
 			s = ""
 			for (i = 1; i <= d; i++) s = s " " frame[i]
 			return s
 		}
-		/ATTR BEGIN/ { split("", total); depth = 0; split("", child); next }
+		# A call of NAME at depth+1 ended after DUR us; CALLEES is the
+		# time of the traced functions it called (and so on down).
+		function ended(name, dur, callees,   cat) {
+			if (name == "mmio_edit_ranges") edit += dur
+			cat = category(name, context(depth))
+			if (cat == "") {
+				below[depth] += callees
+				return
+			}
+			total[cat] += dur - callees
+			below[depth] += dur
+		}
+		/ATTR BEGIN/ { split("", total); split("", below); depth = 0; edit = 0; next }
 		index($0, "|") == 0 { next }
 		{
 			left = substr($0, 1, index($0, "|") - 1)
@@ -349,25 +362,18 @@ if [ "$runtime" = 1 ]; then
 			dur = -1
 			if (match(left, /[0-9]+\.[0-9]+ us/))
 				dur = substr(left, RSTART, RLENGTH - 3) + 0
+			name = right
+			sub(/\(.*/, "", name)
 		}
-		right ~ /\{$/ {
-			name = right; sub(/\(.*/, "", name)
-			depth++; frame[depth] = name; child[depth] = 0
-			next
-		}
+		right ~ /\{$/ { frame[++depth] = name; below[depth] = 0; next }
 		right ~ /^\}/ && depth > 0 {
-			# The frame closes: its traced callees summed in child[depth].
 			name = frame[depth]
-			sub_[depth + 1] = child[depth]
+			callees = below[depth]
 			depth--
-			done_(name, dur)
+			ended(name, dur, callees)
 			next
 		}
-		right ~ /\(\);$/ && dur >= 0 {
-			name = right; sub(/\(.*/, "", name)
-			sub_[depth + 1] = 0
-			done_(name, dur)
-		}
+		right ~ /\(\);$/ && dur >= 0 { ended(name, dur, 0) }
 		END {
 			n = split("buffer_reset probe_sync srcu_start patching walk arm disarm disarm_gp tp_reuse_gp other_gp", cats, " ")
 			other = wall
@@ -377,14 +383,14 @@ if [ "$runtime" = 1 ]; then
 			}
 			printf "RESULT attr.%s.other %d\n", variant, other
 			printf "RESULT attr.%s.wall %d\n", variant, wall
+			printf "RESULT attr.%s.edit_ranges %d\n", variant, edit
 		}' "$attr/trace"
 	}
 
 	# attributed NAME COMMAND: like timed, with the graph of the command.
 	attributed() {
-		local variant=$1 start end
+		local variant=${1%_us} start end
 		shift
-		variant=${variant%_us}
 		echo "ATTR BEGIN $variant" > "$attr/trace_marker"
 		start=$EPOCHREALTIME
 		"$@"
@@ -392,6 +398,10 @@ if [ "$runtime" = 1 ]; then
 		attr_graph "$variant" $(( ${end/./} - ${start/./} ))
 	}
 
+	attr_graph_on synchronize_rcu synchronize_srcu synchronize_srcu_expedited \
+		synchronize_rcu_expedited cond_synchronize_rcu text_poke_bp_batch \
+		apply_settings kmmio_arm kmmio_disarm untrace_all enable_mmiotrace \
+		disable_mmiotrace mmio_events_reg mmio_events_unreg mmio_edit_ranges
 	attr_rounds=$(( repeats < 5 ? repeats : 5 ))
 	for i in $(seq 1 "$attr_rounds"); do
 		for v in $variants; do
@@ -405,10 +415,11 @@ if [ "$runtime" = 1 ]; then
 		quiesce
 	done
 
-	# Where a traced read above the floor goes: the duration of one
-	# function at a time in the function graph, median over the accesses,
-	# in ns. Each includes what the graph adds to a call: mmio_ranges_meet
-	# (a one-range lookup) shows about how much that is.
+	# Per call: one function traced at a time, its median duration over
+	# the calls that COUNT' operations make (attr.access.GROUP.FUNCTION,
+	# ns) and its calls per operation (attr.calls.GROUP.FUNCTION, in
+	# hundredths). Each call includes what the graph adds to it:
+	# mmio_ranges_meet, a one-range lookup, shows about how much.
 	# graph_stats FUNCTION: the median duration of its calls since the
 	# last marker, in ns, and how many there were.
 	graph_stats() {
@@ -428,32 +439,46 @@ if [ "$runtime" = 1 ]; then
 				printf "%d %d\n", d[int((n + 1) / 2)], n
 			}' "$attr/trace"
 	}
-	# access_graph FUNCTION ACCESSES COMMAND: the median time of FUNCTION
-	# (attr.access.FUNCTION, ns) and its calls per 100 accesses
-	# (attr.calls.FUNCTION) while COMMAND makes ACCESSES accesses.
-	access_graph() {
-		local fn=$1 n=$2 median calls
-		shift 2
-		echo "$fn" > "$attr/set_ftrace_filter"
-		echo "ATTR BEGIN $fn" > "$attr/trace_marker"
-		"$@"
-		read -r median calls <<< "$(graph_stats "$fn")"
-		echo "RESULT attr.access.$fn $median"
-		echo "RESULT attr.calls.$fn $(( calls * 100 / n ))"
+	# per_call GROUP OPERATIONS "FUNCTION..." COMMAND...: each function
+	# while COMMAND makes OPERATIONS operations.
+	per_call() {
+		local group=$1 n=$2 fns=$3 fn median calls
+		shift 3
+		for fn in $fns; do
+			attr_graph_on "$fn" || continue
+			echo "ATTR BEGIN $group $fn" > "$attr/trace_marker"
+			"$@"
+			read -r median calls <<< "$(graph_stats "$fn")"
+			echo "RESULT attr.access.$group.$fn $median"
+			echo "RESULT attr.calls.$group.$fn $(( calls * 100 / n ))"
+		done
 	}
 	samples=$(( count < 500 ? count : 500 ))
+	remaps=$(( count < 50 ? count : 50 ))
+	# A traced read: the handler, its lookups, the RCU-lockdep checks
+	# (CONFIG_PROVE_RCU) of those lookups, decoding, emulation, the event.
 	quiesce
 	set_ranges "$edu 4k"
 	tracer_on
 	touch_dev "map edu"
-	for f in kmmio_handler get_kmmio_fault_page lookup_address insn_decode \
-		kmmio_emulate kmmio_alias_read mmio_access mmio_ranges_meet probe_read; do
-		access_graph "$f" "$samples" touch_dev "repeat $samples read edu 4 0x0"
-	done
+	per_call read "$samples" "kmmio_handler get_kmmio_fault_page lookup_address \
+		rcu_read_lock_held insn_decode kmmio_emulate kmmio_alias_read mmio_access \
+		probe_read mmio_ranges_meet" touch_dev "repeat $samples read edu 4 0x0"
+	# The floor's fault while tracing: kmmio's look, then the rest.
+	per_call fault "$samples" "kmmio_handler get_kmmio_fault_page do_kern_addr_fault" \
+		touch_dev "fault $samples"
+	# ioremap()+iounmap() while tracing, the mapping outside the set:
+	# the hooks, and the allocations and RCU frees in them.
 	unmap_all
+	per_call remap_on "$remaps" "mmiotrace_ioremap_begin mmiotrace_ioremap_end \
+		mmiotrace_iounmap_begin mmiotrace_iounmap_end kmem_cache_alloc_lru_noprof \
+		call_rcu" touch_dev "remap $remaps vga"
 	quiesce
-	# The floor's share of the fault handler proper, tracing off.
-	access_graph do_kern_addr_fault "$samples" touch_dev "fault $samples"
+	# The same with nothing tracing: what the hooks cost then.
+	per_call remap_off "$remaps" "mmiotrace_ioremap_begin mmiotrace_ioremap_end \
+		mmiotrace_iounmap_begin mmiotrace_iounmap_end kmem_cache_alloc_lru_noprof \
+		call_rcu" touch_dev "remap $remaps vga"
+	per_call floor "$samples" "do_kern_addr_fault" touch_dev "fault $samples"
 	echo nop > "$attr/current_tracer"
 	rmdir "$attr"
 fi
