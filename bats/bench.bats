@@ -23,7 +23,7 @@ load helpers
 		attr.access.floor.do_kern_addr_fault attr.access.remap_on.mmiotrace_ioremap_end \
 		attr.calls.remap_off.call_rcu \
 		events_per_s_1cpu events_per_s_2cpu events_per_s events_until_loss lost_events \
-		buffer_size_kb loss_accesses loss_accesses_per_s loss_tracer_lost \
+		buffer_size_kb cpus cpus_online_tracing loss_accesses loss_accesses_per_s loss_tracer_lost \
 		loss_instance_lost loss_instance_kept loss_instance_buffer_kb; do
 		echo "$output" | grep -Eq "^RESULT $name [0-9]+$" || { echo "no $name"; false; }
 	done

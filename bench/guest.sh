@@ -161,7 +161,9 @@ for round in $(seq 1 "$repeats"); do
 			measure1 traced_write write edu 4 0x4 0x1
 			measure1 outside_vga_read read vga 4 0x0
 			# The same fault with kmmio looking at every fault.
-			floor fault_traced_ns ;;
+			floor fault_traced_ns
+			[ "$round" = 1 ] && echo "RESULT cpus_online_tracing $(nproc)"
+			[ "$round" = 1 ] && echo "RESULT cpus $(( $(cut -d- -f2 /sys/devices/system/cpu/present) + 1 ))" ;;
 		subpage)
 			# Armed page, access outside a 16-byte range.
 			measure1 subpage_outside_read read edu 4 0x0 ;;

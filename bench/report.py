@@ -116,6 +116,8 @@ OTHERS = [
     ("events_until_loss", "events before the buffer lost some"),
     ("lost_events", "events lost in that run"),
     ("buffer_size_kb", "buffer_size_kb"),
+    ("cpus", "CPUs"),
+    ("cpus_online_tracing", "CPUs online while tracing"),
     ("loss_accesses", "1-in-100 run: reads made"),
     ("loss_accesses_per_s", "1-in-100 run: reads per second"),
     ("loss_tracer_lost", "1-in-100 run: events the tracer lost (stats: lost)"),
@@ -290,6 +292,11 @@ def targets(ours, stock, ours_log):
         paired(ours, "ranges1024_read", "ranges1_read"), "<= 1.1", 1.1)
 
     # 4. Enable and disable.
+    online, cpus = med(ours, "cpus_online_tracing"), med(ours, "cpus")
+    if online is not None and cpus is not None:
+        rows.append(("CPUs online while tracing (stock: %s)" % cell(stock, "cpus_online_tracing"),
+                     "%d of %d" % (online, cpus), "all",
+                     "holds" if online == cpus else "does not hold"))
     for name, label in TIMES[:8]:
         v = med(ours, name)
         add(label + ", every CPU online (ms)", None if v is None else v / 1000,
