@@ -14,6 +14,7 @@ load helpers
 		ranges1_armed_leaves ranges1024_armed_leaves \
 		enable_us disable_us enable_live_us disable_live_us events_enable_us \
 		events_disable_us events_enable_live_us events_disable_live_us \
+		events_nocmd_enable_us events_nocmd_disable_us \
 		rewrite_same_ns rewrite_tmpfs_ns remap_off_ns remap_outside_ns \
 		arm_4k_us disarm_4k_us arm_16m_us disarm_16m_us arm_64m_us disarm_64m_us \
 		arm_256m_us disarm_256m_us scale_4k_pte scale_256m_pte scale_256m_leaves \
@@ -23,8 +24,8 @@ load helpers
 		attr.access.floor.do_kern_addr_fault attr.access.remap_on.mmiotrace_ioremap_end \
 		attr.calls.remap_off.call_rcu \
 		events_per_s_1cpu events_per_s_2cpu events_per_s events_until_loss lost_events \
-		buffer_size_kb cpus cpus_online_tracing loss_accesses loss_accesses_per_s loss_tracer_lost \
-		loss_instance_lost loss_instance_kept loss_instance_buffer_kb; do
+		buffer_size_kb cpus cpus_online_tracing loss_accesses loss_accesses_per_s \
+		loss_tracer_lost loss_instance_lost loss_instance_kept loss_instance_buffer_kb; do
 		echo "$output" | grep -Eq "^RESULT $name [0-9]+$" || { echo "no $name"; false; }
 	done
 	# Every traced read is in the buffer or counted as lost.
@@ -37,5 +38,5 @@ load helpers
 	# The loop leaves nothing behind.
 	assert_stat armed_bytes 0
 	[ ! -d "$TRACING/instances/bench" ] && [ ! -d "$TRACING/instances/attr" ] &&
-		[ ! -d "$TRACING/instances/loss" ]
+		[ ! -d "$TRACING/instances/loss" ] && [ ! -d "$TRACING/instances/nocmd" ]
 }

@@ -15,8 +15,10 @@ count=$1 repeats=$2
 tracing=/sys/kernel/tracing
 ctl=/sys/kernel/debug/mmiotrace
 touch=/sys/kernel/debug/mmiotouch
-# The instance whose events the event scenarios enable.
+# The instance whose events the event scenarios enable, and one whose
+# record-cmd option is off (see cycle).
 inst=$tracing/instances/bench
+nocmd=$tracing/instances/nocmd
 [ -d "$touch" ] || insmod /opt/mmio/modules/mmiotouch.ko
 
 . /opt/mmio/pci.sh
@@ -98,6 +100,10 @@ RANGES_WINDOW=0x800000
 RANGES_AT=0x400000
 if [ "$runtime" = 1 ]; then
 	mkdir -p "$inst"
+	# An instance takes record-cmd from the top level when it is made.
+	echo 0 > "$tracing/options/record-cmd"
+	mkdir -p "$nocmd"
+	echo 1 > "$tracing/options/record-cmd"
 	# 1024 4-byte ranges, 8 KiB apart, each on a page of its own.
 	for i in $(seq 0 1023); do
 		printf '0x%x 4\n' $((ivshmem + 0x1000 + i * 0x2000))
@@ -194,13 +200,19 @@ quiesce
 # within a grace period of its disabling waits for the rest of it.
 settle() { sleep 0.2; }
 # cycle KIND LIVE [HOOK]: enable then disable the tracer (KIND tracer) or
-# the events of an instance (events), with an empty set (LIVE 0) or with a
-# range on a live mapping (1). HOOK NAME COMMAND runs each, default timed.
+# the events of an instance (events; eventsnocmd: of an instance whose
+# record-cmd option is off, so that enabling them does not register the
+# probes that record command names on sched_switch and sched_wakeup), with
+# an empty set (LIVE 0) or with a range on a live mapping (1). HOOK NAME
+# COMMAND runs each, default timed.
+eventsnocmd_on() { echo 1 > "$nocmd/events/mmiotrace/enable"; }
+eventsnocmd_off() { echo 0 > "$nocmd/events/mmiotrace/enable"; }
 cycle() {
 	local kind=$1 live=$2 hook=${3:-timed} name
 	case $kind in
 	tracer) name= ;;
 	events) name=events_ ;;
+	eventsnocmd) name=events_nocmd_ ;;
 	esac
 	quiesce
 	if [ "$live" = 1 ]; then
@@ -219,7 +231,7 @@ tracer_off
 variants="tracer:0"
 [ "$runtime" = 1 ] && variants="tracer:0 tracer:1 events:0 events:1"
 for i in $(seq 1 "$repeats"); do
-	for v in $variants; do
+	for v in $variants $( [ "$runtime" = 1 ] && echo eventsnocmd:0); do
 		cycle "${v%:*}" "${v#*:}"
 	done
 done
@@ -576,5 +588,5 @@ if [ "$runtime" = 1 ]; then
 	echo 0 > "$loss/events/mmiotrace/mmio_read/filter"
 	rmdir "$loss"
 	quiesce
-	rmdir "$inst"
+	rmdir "$inst" "$nocmd"
 fi
