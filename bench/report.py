@@ -469,6 +469,7 @@ set grid xtics
 set key outside bottom center horizontal
 set lmargin 62
 set rmargin 8
+set bmargin 6
 plot %s
 """ % (160 + 34 * n, os.path.join(outdir, "results.png"), top, n - 0.3,
        ", \\\n     ".join(bars))
