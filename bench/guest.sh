@@ -304,28 +304,68 @@ if [ "$runtime" = 1 ]; then
 	quiesce
 fi
 
+# Where the time goes, from the function graph of this shell
+# (set_ftrace_pid), in an instance of its own so that the tracer and the
+# events keep theirs; a trace_marker line starts each record.
+attr=$tracing/instances/attr
+mkdir -p "$attr"
+echo $$ > "$attr/set_ftrace_pid"
+echo 1 > "$attr/options/funcgraph-tail"
+# attr_graph_on FUNCTION...: the graph of those of these functions that
+# the kernel has. An empty filter traces every function: the graph stays
+# off then, and the filter changes only while it is off.
+attr_graph_on() {
+	local f
+	echo nop > "$attr/current_tracer"
+	: > "$attr/set_ftrace_filter"
+	for f in "$@"; do
+		echo "$f" >> "$attr/set_ftrace_filter" 2>/dev/null || true
+	done
+	# An empty filter reads "#### all functions enabled ####".
+	grep -qv '^#' "$attr/set_ftrace_filter" || return 1
+	echo function_graph > "$attr/current_tracer"
+}
+# Per call: one function traced at a time, its median duration over
+# the calls that a few hundred operations make (attr.access.GROUP.FUNCTION,
+# ns) and its calls per operation (attr.calls.GROUP.FUNCTION, in
+# hundredths). Each call includes what the graph adds to it:
+# mmio_ranges_meet, a one-range lookup, shows about how much.
+# graph_stats FUNCTION: the median duration of its calls since the
+# last marker, in ns, and how many there were.
+graph_stats() {
+	awk -v fn="$1" '
+		/ATTR BEGIN/ { n = 0; next }
+		index($0, " " fn "();") && match($0, /[0-9]+\.[0-9]+ us/) {
+			d[++n] = substr($0, RSTART, RLENGTH - 3) * 1000
+		}
+		END {
+			if (!n) { print 0, 0; exit }
+			# Insertion sort: a few hundred values.
+			for (i = 2; i <= n; i++) {
+				v = d[i]
+				for (j = i - 1; j >= 1 && d[j] > v; j--) d[j + 1] = d[j]
+				d[j + 1] = v
+			}
+			printf "%d %d\n", d[int((n + 1) / 2)], n
+		}' "$attr/trace"
+}
+# per_call GROUP OPERATIONS "FUNCTION..." COMMAND...: each function
+# while COMMAND makes OPERATIONS operations.
+per_call() {
+	local group=$1 n=$2 fns=$3 fn median calls
+	shift 3
+	for fn in $fns; do
+		attr_graph_on "$fn" || continue
+		echo "ATTR BEGIN $group $fn" > "$attr/trace_marker"
+		"$@"
+		read -r median calls <<< "$(graph_stats "$fn")"
+		echo "RESULT attr.access.$group.$fn $median"
+		echo "RESULT attr.calls.$group.$fn $(( calls * 100 / n ))"
+	done
+}
+samples=$(( count < 500 ? count : 500 ))
+remaps=$(( count < 50 ? count : 50 ))
 if [ "$runtime" = 1 ]; then
-	# Where the time goes, from the function graph of this shell
-	# (set_ftrace_pid), in an instance of its own so that the tracer and
-	# the events keep theirs; a trace_marker line starts each record.
-	attr=$tracing/instances/attr
-	mkdir -p "$attr"
-	echo $$ > "$attr/set_ftrace_pid"
-	echo 1 > "$attr/options/funcgraph-tail"
-	# attr_graph_on FUNCTION...: the graph of these functions only. An
-	# empty filter traces every function: the graph stays off then, and
-	# the filter changes only while it is off.
-	attr_graph_on() {
-		local f
-		echo nop > "$attr/current_tracer"
-		: > "$attr/set_ftrace_filter"
-		for f in "$@"; do
-			echo "$f" >> "$attr/set_ftrace_filter" 2>/dev/null ||
-				echo "bench: cannot trace $f" >&2
-		done
-		grep -q . "$attr/set_ftrace_filter" || return 1
-		echo function_graph > "$attr/current_tracer"
-	}
 	# Enabling, disabling and a rewrite: only the functions that wait or
 	# patch code, and those that give them their context. attr_graph
 	# turns the graph into attr.VARIANT.CATEGORY lines (us): each
@@ -429,46 +469,6 @@ if [ "$runtime" = 1 ]; then
 		quiesce
 	done
 
-	# Per call: one function traced at a time, its median duration over
-	# the calls that COUNT' operations make (attr.access.GROUP.FUNCTION,
-	# ns) and its calls per operation (attr.calls.GROUP.FUNCTION, in
-	# hundredths). Each call includes what the graph adds to it:
-	# mmio_ranges_meet, a one-range lookup, shows about how much.
-	# graph_stats FUNCTION: the median duration of its calls since the
-	# last marker, in ns, and how many there were.
-	graph_stats() {
-		awk -v fn="$1" '
-			/ATTR BEGIN/ { n = 0; next }
-			index($0, " " fn "();") && match($0, /[0-9]+\.[0-9]+ us/) {
-				d[++n] = substr($0, RSTART, RLENGTH - 3) * 1000
-			}
-			END {
-				if (!n) { print 0, 0; exit }
-				# Insertion sort: a few hundred values.
-				for (i = 2; i <= n; i++) {
-					v = d[i]
-					for (j = i - 1; j >= 1 && d[j] > v; j--) d[j + 1] = d[j]
-					d[j + 1] = v
-				}
-				printf "%d %d\n", d[int((n + 1) / 2)], n
-			}' "$attr/trace"
-	}
-	# per_call GROUP OPERATIONS "FUNCTION..." COMMAND...: each function
-	# while COMMAND makes OPERATIONS operations.
-	per_call() {
-		local group=$1 n=$2 fns=$3 fn median calls
-		shift 3
-		for fn in $fns; do
-			attr_graph_on "$fn" || continue
-			echo "ATTR BEGIN $group $fn" > "$attr/trace_marker"
-			"$@"
-			read -r median calls <<< "$(graph_stats "$fn")"
-			echo "RESULT attr.access.$group.$fn $median"
-			echo "RESULT attr.calls.$group.$fn $(( calls * 100 / n ))"
-		done
-	}
-	samples=$(( count < 500 ? count : 500 ))
-	remaps=$(( count < 50 ? count : 50 ))
 	# A traced read: the handler, its lookups, the RCU-lockdep checks
 	# (CONFIG_PROVE_RCU) of those lookups, decoding, emulation, the event.
 	quiesce
@@ -488,14 +488,19 @@ if [ "$runtime" = 1 ]; then
 		mmiotrace_iounmap_begin mmiotrace_iounmap_end kmem_cache_alloc_lru_noprof \
 		call_rcu" touch_dev "remap $remaps vga"
 	quiesce
-	# The same with nothing tracing: what the hooks cost then.
-	per_call remap_off "$remaps" "mmiotrace_ioremap_begin mmiotrace_ioremap_end \
-		mmiotrace_iounmap_begin mmiotrace_iounmap_end kmem_cache_alloc_lru_noprof \
-		call_rcu" touch_dev "remap $remaps vga"
-	per_call floor "$samples" "do_kern_addr_fault" touch_dev "fault $samples"
-	echo nop > "$attr/current_tracer"
-	rmdir "$attr"
 fi
+
+# ioremap()+iounmap() with nothing tracing, on either kernel: ioremap()
+# and iounmap() whole, ours' hooks (an SRCU read section each) and stock's
+# (mmiotrace_ioremap(), mmiotrace_iounmap()); a function that a kernel
+# does not have is left out.
+quiesce
+per_call remap_off "$remaps" "ioremap iounmap mmiotrace_ioremap_begin mmiotrace_ioremap_end \
+	mmiotrace_iounmap_begin mmiotrace_iounmap_end mmiotrace_ioremap mmiotrace_iounmap \
+	kmem_cache_alloc_lru_noprof call_rcu" touch_dev "remap $remaps vga"
+per_call floor "$samples" "do_kern_addr_fault" touch_dev "fault $samples"
+echo nop > "$attr/current_tracer"
+rmdir "$attr"
 
 # Traced reads from one CPU, then from two at once (stock takes the
 # second CPU offline): events per second, and the events neither in the

@@ -205,10 +205,15 @@ ACCESS_GROUPS = [
         ("call_rcu", "RCU callbacks queued: xarray nodes freed"),
     ]),
     ("remap_off", "ioremap()+iounmap() of 4 KiB, nothing tracing", [
-        ("mmiotrace_ioremap_begin", "the hook: an SRCU read section begins"),
-        ("mmiotrace_ioremap_end", "and ends"),
-        ("mmiotrace_iounmap_begin", "the same for iounmap()"),
-        ("mmiotrace_iounmap_end", ""),
+        ("ioremap", "ioremap() whole"),
+        ("iounmap", "iounmap() whole"),
+        ("mmiotrace_ioremap_begin", "ours: the hook before the area, an SRCU read section "
+         "begins"),
+        ("mmiotrace_ioremap_end", "ours: and ends"),
+        ("mmiotrace_iounmap_begin", "ours: the same for iounmap()"),
+        ("mmiotrace_iounmap_end", "ours: and ends"),
+        ("mmiotrace_ioremap", "stock: its hook, is the tracer on?"),
+        ("mmiotrace_iounmap", "stock: the same for iounmap()"),
         ("kmem_cache_alloc_lru_noprof", "slab allocations with an LRU"),
         ("call_rcu", "RCU callbacks queued"),
     ]),
@@ -419,14 +424,17 @@ def main():
                 "One function traced at a time, its median duration over the calls that a few "
                 "hundred operations make, and its calls per operation; each call includes what "
                 "the graph adds to it (see mmio_ranges_meet, a one-range lookup).", "",
-                "| operation | function | what | ns per call | calls per operation |",
-                "|---|---|---|---|---|"]
+                "| operation | function | what | ns per call | calls per operation |"
+                + (" stock: ns per call | stock: calls |" if stock else ""),
+                "|---|---|---|---|---|" + ("---|---|" if stock else "")]
         for group, op, funcs in ACCESS_GROUPS:
             for fn, what in funcs:
-                calls = med(ours, "attr.calls.%s.%s" % (group, fn))
-                out.append("| %s | %s | %s | %s | %s |" % (
-                    op, fn, what, cell(ours, "attr.access.%s.%s" % (group, fn)),
-                    "-" if calls is None else "%.2f" % (calls / 100)))
+                row = "| %s | %s | %s |" % (op, fn, what)
+                for values in (ours, stock) if stock else (ours,):
+                    calls = med(values, "attr.calls.%s.%s" % (group, fn))
+                    row += " %s | %s |" % (cell(values, "attr.access.%s.%s" % (group, fn)),
+                                          "-" if calls is None else "%.2f" % (calls / 100))
+                out.append(row)
     open(os.path.join(outdir, "results.md"), "w").write("\n".join(out) + "\n")
     plot(outdir, ours, stock)
     print("\n".join(out))
