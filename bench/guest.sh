@@ -168,8 +168,11 @@ for round in $(seq 1 "$repeats"); do
 			measure1 outside_vga_read read vga 4 0x0
 			# The same fault with kmmio looking at every fault.
 			floor fault_traced_ns
-			[ "$round" = 1 ] && echo "RESULT cpus_online_tracing $(nproc)"
-			[ "$round" = 1 ] && echo "RESULT cpus $(( $(cut -d- -f2 /sys/devices/system/cpu/present) + 1 ))" ;;
+			if [ "$round" = 1 ]; then
+				echo "RESULT cpus_online_tracing $(nproc)"
+				present=$(cut -d- -f2 /sys/devices/system/cpu/present)
+				echo "RESULT cpus $((present + 1))"
+			fi ;;
 		subpage)
 			# Armed page, access outside a 16-byte range.
 			measure1 subpage_outside_read read edu 4 0x0 ;;
@@ -429,7 +432,8 @@ if [ "$runtime" = 1 ]; then
 		}
 		right ~ /\(\);$/ && dur >= 0 { ended(name, dur, 0) }
 		END {
-			n = split("buffer_reset probe_sync srcu_start patching walk arm disarm disarm_gp tp_reuse_gp other_gp", cats, " ")
+			n = split("buffer_reset probe_sync srcu_start patching walk arm disarm " \
+				  "disarm_gp tp_reuse_gp other_gp", cats, " ")
 			other = wall
 			for (i = 1; i <= n; i++) {
 				printf "RESULT attr.%s.%s %d\n", variant, cats[i], total[cats[i]]
@@ -584,7 +588,9 @@ if [ "$runtime" = 1 ]; then
 	echo "RESULT loss_accesses $accesses"
 	echo "RESULT loss_accesses_per_s $(( accesses * 1000000 / (${end/./} - ${start/./}) ))"
 	echo "RESULT loss_tracer_lost $(lost)"
-	echo "RESULT loss_instance_lost $(( $(instance_stat "$loss" overrun) + $(instance_stat "$loss" "dropped events") ))"
+	overrun=$(instance_stat "$loss" overrun)
+	dropped=$(instance_stat "$loss" "dropped events")
+	echo "RESULT loss_instance_lost $((overrun + dropped))"
 	echo "RESULT loss_instance_kept $(instance_stat "$loss" entries)"
 	echo "RESULT loss_instance_buffer_kb $(cat "$loss/buffer_size_kb")"
 	unmap_all

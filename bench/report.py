@@ -108,7 +108,8 @@ SCALE = [("4k", 1), ("16m", 4096), ("64m", 16384), ("256m", 65536)]
 SCALE_LABEL = {"4k": "4 KiB", "16m": "16 MiB", "64m": "64 MiB", "256m": "256 MiB"}
 for size, leaves in SCALE:
     TIMES.append(("arm_%s_us" % size, "arm %s of 4k leaves (%d)" % (SCALE_LABEL[size], leaves)))
-    TIMES.append(("disarm_%s_us" % size, "disarm %s of 4k leaves (%d)" % (SCALE_LABEL[size], leaves)))
+    TIMES.append(("disarm_%s_us" % size,
+                  "disarm %s of 4k leaves (%d)" % (SCALE_LABEL[size], leaves)))
 OTHERS = [
     ("events_per_s", "events per second, nobody reading"),
     ("events_per_s_1cpu", "traced reads per second, one CPU"),
@@ -129,7 +130,8 @@ OTHERS = [
     ("ranges1_armed_leaves", "armed_leaves with 1 range"),
     ("ranges1024_armed_leaves", "armed_leaves with 1024 ranges"),
 ] + [("scale_%s_leaves" % s, "armed_leaves, %s window" % SCALE_LABEL[s]) for s, _ in SCALE] \
-  + [("scale_%s_pte" % s, "%s window mapped with 4k leaves (1 = yes)" % SCALE_LABEL[s]) for s, _ in SCALE]
+  + [("scale_%s_pte" % s, "%s window mapped with 4k leaves (1 = yes)" % SCALE_LABEL[s])
+     for s, _ in SCALE]
 
 # Where enabling, disabling and a rewrite spend their time (attr.*).
 ATTR_VARIANTS = [
