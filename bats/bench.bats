@@ -15,7 +15,7 @@ load helpers
 		enable_us disable_us enable_live_us disable_live_us events_enable_us \
 		events_disable_us events_enable_live_us events_disable_live_us \
 		events_nocmd_enable_us events_nocmd_disable_us \
-		rewrite_same_ns rewrite_tmpfs_ns remap_off_ns remap_outside_ns \
+		rewrite_same_ns rewrite_tmpfs_ns remap_off_ns remap_outside_ns remap_floor_ns \
 		arm_4k_us disarm_4k_us arm_16m_us disarm_16m_us arm_64m_us disarm_64m_us \
 		arm_256m_us disarm_256m_us scale_4k_pte scale_256m_pte scale_256m_leaves \
 		attr.enable.buffer_reset attr.disable_live.disarm_gp attr.events_enable.patching \
