@@ -182,7 +182,7 @@ int cmd_list(int argc, char **argv)
 }
 
 /* Why a BAR of the device cannot be traced, or NULL if it can. */
-static const char *bar_problem(const struct pci_bar *res)
+const char *bar_problem(const struct pci_bar *res)
 {
 	if (res->flags & PCI_RESOURCE_IO)
 		return "is an I/O port BAR, not memory";
@@ -194,6 +194,56 @@ static const char *bar_problem(const struct pci_bar *res)
 }
 
 /*
+ * The sysfs "resource" file of PCI device BDF (normalized), opened, its
+ * path in PATH; NULL, said why, when there is none.
+ */
+FILE *open_pci_resource(const char *bdf, char *path, size_t size)
+{
+	FILE *file;
+
+	snprintf(path, size, "%s/sys/bus/pci/devices/%s/resource", root, bdf);
+	file = fopen(path, "r");
+	if (!file) {
+		if (errno == ENOENT)
+			fprintf(stderr, "mmioctl: no PCI device %s (%s)\n", bdf, path);
+		else
+			system_error(path);
+	}
+	return file;
+}
+
+/* Memory BAR number BAR of device BDF, with an address; said why not. */
+int read_pci_bar(const char *bdf, unsigned int bar, struct pci_bar *res)
+{
+	char path[4096], line[256];
+	const char *problem;
+	unsigned int i;
+	FILE *file;
+
+	file = open_pci_resource(bdf, path, sizeof(path));
+	if (!file)
+		return EXIT_REFUSED;
+	for (i = 0; i <= bar; i++) {
+		if (fgets(line, sizeof(line), file))
+			continue;
+		fclose(file);
+		fprintf(stderr, "mmioctl: %s: no line for BAR %u\n", path, bar);
+		return EXIT_REFUSED;
+	}
+	fclose(file);
+	if (parse_resource_line(line, res)) {
+		fprintf(stderr, "mmioctl: %s: malformed line %u\n", path, bar + 1);
+		return EXIT_REFUSED;
+	}
+	problem = bar_problem(res);
+	if (problem) {
+		fprintf(stderr, "mmioctl: %s BAR %u %s\n", bdf, bar, problem);
+		return EXIT_REFUSED;
+	}
+	return 0;
+}
+
+/*
  * add-pci BDF [BAR]: the memory BARs of a PCI device, from sysfs
  * "resource": the one asked for, or every one that has an address.
  */
@@ -201,41 +251,32 @@ int cmd_add_pci(int argc, char **argv)
 {
 	char bdf[32], path[4096], line[256], lines[6 * RANGE_LINE_MAX + 1] = "";
 	unsigned int want = 0, bar;
-	const bool all = argc == 2;
 	struct pci_bar res;
-	const char *problem;
 	size_t used = 0;
 	FILE *file;
 
 	if (parse_bdf(argv[1], bdf, sizeof(bdf)))
 		return usage_error("invalid PCI address '%s': expected [[DOMAIN:]BUS:]DEV.FN",
 				   argv[1]);
-	if (!all && parse_bar(argv[2], &want))
-		return usage_error("invalid BAR '%s': expected 0 to 5", argv[2]);
-	snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/%s/resource", root, bdf);
-	file = fopen(path, "r");
-	if (!file) {
-		if (errno == ENOENT)
-			fprintf(stderr, "mmioctl: no PCI device %s (%s)\n", bdf, path);
-		else
-			system_error(path);
-		return EXIT_REFUSED;
+	if (argc == 3) {
+		if (parse_bar(argv[2], &want))
+			return usage_error("invalid BAR '%s': expected 0 to 5", argv[2]);
+		if (read_pci_bar(bdf, want, &res))
+			return EXIT_REFUSED;
+		snprintf(lines, sizeof(lines), "0x%" PRIx64 " 0x%" PRIx64 "\n",
+			 res.start, res.end - res.start + 1);
+		return write_file(control_path("ranges"), lines, O_APPEND);
 	}
+	file = open_pci_resource(bdf, path, sizeof(path));
+	if (!file)
+		return EXIT_REFUSED;
 	for (bar = 0; bar < 6 && fgets(line, sizeof(line), file); bar++) {
-		if (!all && bar != want)
-			continue;
 		if (parse_resource_line(line, &res)) {
 			fclose(file);
 			fprintf(stderr, "mmioctl: %s: malformed line %u\n", path, bar + 1);
 			return EXIT_REFUSED;
 		}
-		problem = bar_problem(&res);
-		if (problem && !all) {
-			fclose(file);
-			fprintf(stderr, "mmioctl: %s BAR %u %s\n", bdf, bar, problem);
-			return EXIT_REFUSED;
-		}
-		if (!problem)
+		if (!bar_problem(&res))
 			used += snprintf(lines + used, sizeof(lines) - used,
 					 "0x%" PRIx64 " 0x%" PRIx64 "\n",
 					 res.start, res.end - res.start + 1);
