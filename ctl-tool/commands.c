@@ -439,6 +439,7 @@ struct status {
 	char buffer[64];
 	char toggles[3][8];
 	char ranges[64 * 1024];
+	int overrides;		/* rules; -1: the kernel has no overrides file */
 	char stats[4096];
 };
 
@@ -456,6 +457,7 @@ static int read_status(struct status *st)
 			      sizeof(st->toggles[i])))
 			return EXIT_REFUSED;
 	if (read_text(control_path("ranges"), st->ranges, sizeof(st->ranges)) ||
+	    count_overrides(&st->overrides) ||
 	    read_text(control_path("stats"), st->stats, sizeof(st->stats)))
 		return EXIT_REFUSED;
 	event_consumers(&st->events_top, st->events_instances, sizeof(st->events_instances));
@@ -488,6 +490,8 @@ static void print_status_text(struct status *st)
 		     line = strtok_r(NULL, "\n", &save))
 			printf("  %s\n", line);
 	}
+	if (st->overrides >= 0)
+		printf("overrides: %d\n", st->overrides);
 	printf("stats:\n");
 	for (line = strtok_r(st->stats, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		printf("  %s\n", line);
@@ -498,7 +502,8 @@ static void print_status_text(struct status *st)
  * "mmiotrace" and "tracing_on", "buffer_size_kb" (the expanded size),
  * the three toggles as booleans, "ranges" as [start, size] pairs of
  * numbers, "stats" by counter name, "events_top" and "events_instances"
- * (where mmiotrace events are on).
+ * (where mmiotrace events are on), "overrides" (the number of rules; left
+ * out when the kernel has no overrides file).
  */
 static void print_status_json(struct status *st)
 {
@@ -534,7 +539,10 @@ static void print_status_json(struct status *st)
 		printf("%s\"%s\"", sep, line);
 		sep = ",";
 	}
-	printf("]}\n");
+	printf("]");
+	if (st->overrides >= 0)
+		printf(",\"overrides\":%d", st->overrides);
+	printf("}\n");
 }
 
 int cmd_status(int argc, char **argv)
@@ -574,7 +582,9 @@ int cmd_show(int argc, char **argv)
 /*
  * reset: mmiotrace off and every control at its default: the tracer off,
  * the mmiotrace events off and their triggers gone in every trace array,
- * the default instance removed. With -i NAME: instance NAME removed.
+ * the default instance removed, no override left (the kernel clears them
+ * when tracing stops, not those set while it was off). With -i NAME:
+ * instance NAME removed.
  */
 int cmd_reset(int argc, char **argv)
 {
@@ -595,6 +605,7 @@ int cmd_reset(int argc, char **argv)
 		return ret;
 	snprintf(buffer, sizeof(buffer), "%d\n", DEFAULT_BUFFER_KB);
 	return write_file(control_path("ranges"), "", O_TRUNC) ||
+	       clear_overrides_if_any() ||
 	       write_file(control_path("trace_pc"), "0\n", O_TRUNC) ||
 	       write_file(control_path("trace_isa"), "1\n", O_TRUNC) ||
 	       write_file(control_path("maps_only"), "0\n", O_TRUNC) ||

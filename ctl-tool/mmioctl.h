@@ -71,6 +71,16 @@ int cmd_buffer(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
 
+/* overrides.c */
+int cmd_override(int argc, char **argv);
+int cmd_drop(int argc, char **argv);
+int cmd_del_override(int argc, char **argv);
+int cmd_del_drop(int argc, char **argv);
+int cmd_clear_overrides(int argc, char **argv);
+int cmd_overrides(int argc, char **argv);
+int count_overrides(int *n);
+int clear_overrides_if_any(void);
+
 /* The kernel's default size of the trace buffer, per CPU. */
 #define DEFAULT_BUFFER_KB	1408
 
