@@ -182,7 +182,7 @@ int cmd_list(int argc, char **argv)
 }
 
 /* Why a BAR of the device cannot be traced, or NULL if it can. */
-static const char *bar_problem(const struct pci_bar *res)
+const char *bar_problem(const struct pci_bar *res)
 {
 	if (res->flags & PCI_RESOURCE_IO)
 		return "is an I/O port BAR, not memory";
@@ -194,6 +194,56 @@ static const char *bar_problem(const struct pci_bar *res)
 }
 
 /*
+ * The sysfs "resource" file of PCI device BDF (normalized), opened, its
+ * path in PATH; NULL, said why, when there is none.
+ */
+FILE *open_pci_resource(const char *bdf, char *path, size_t size)
+{
+	FILE *file;
+
+	snprintf(path, size, "%s/sys/bus/pci/devices/%s/resource", root, bdf);
+	file = fopen(path, "r");
+	if (!file) {
+		if (errno == ENOENT)
+			fprintf(stderr, "mmioctl: no PCI device %s (%s)\n", bdf, path);
+		else
+			system_error(path);
+	}
+	return file;
+}
+
+/* Memory BAR number BAR of device BDF, with an address; said why not. */
+int read_pci_bar(const char *bdf, unsigned int bar, struct pci_bar *res)
+{
+	char path[4096], line[256];
+	const char *problem;
+	unsigned int i;
+	FILE *file;
+
+	file = open_pci_resource(bdf, path, sizeof(path));
+	if (!file)
+		return EXIT_REFUSED;
+	for (i = 0; i <= bar; i++) {
+		if (fgets(line, sizeof(line), file))
+			continue;
+		fclose(file);
+		fprintf(stderr, "mmioctl: %s: no line for BAR %u\n", path, bar);
+		return EXIT_REFUSED;
+	}
+	fclose(file);
+	if (parse_resource_line(line, res)) {
+		fprintf(stderr, "mmioctl: %s: malformed line %u\n", path, bar + 1);
+		return EXIT_REFUSED;
+	}
+	problem = bar_problem(res);
+	if (problem) {
+		fprintf(stderr, "mmioctl: %s BAR %u %s\n", bdf, bar, problem);
+		return EXIT_REFUSED;
+	}
+	return 0;
+}
+
+/*
  * add-pci BDF [BAR]: the memory BARs of a PCI device, from sysfs
  * "resource": the one asked for, or every one that has an address.
  */
@@ -201,41 +251,32 @@ int cmd_add_pci(int argc, char **argv)
 {
 	char bdf[32], path[4096], line[256], lines[6 * RANGE_LINE_MAX + 1] = "";
 	unsigned int want = 0, bar;
-	const bool all = argc == 2;
 	struct pci_bar res;
-	const char *problem;
 	size_t used = 0;
 	FILE *file;
 
 	if (parse_bdf(argv[1], bdf, sizeof(bdf)))
 		return usage_error("invalid PCI address '%s': expected [[DOMAIN:]BUS:]DEV.FN",
 				   argv[1]);
-	if (!all && parse_bar(argv[2], &want))
-		return usage_error("invalid BAR '%s': expected 0 to 5", argv[2]);
-	snprintf(path, sizeof(path), "%s/sys/bus/pci/devices/%s/resource", root, bdf);
-	file = fopen(path, "r");
-	if (!file) {
-		if (errno == ENOENT)
-			fprintf(stderr, "mmioctl: no PCI device %s (%s)\n", bdf, path);
-		else
-			system_error(path);
-		return EXIT_REFUSED;
+	if (argc == 3) {
+		if (parse_bar(argv[2], &want))
+			return usage_error("invalid BAR '%s': expected 0 to 5", argv[2]);
+		if (read_pci_bar(bdf, want, &res))
+			return EXIT_REFUSED;
+		snprintf(lines, sizeof(lines), "0x%" PRIx64 " 0x%" PRIx64 "\n",
+			 res.start, res.end - res.start + 1);
+		return write_file(control_path("ranges"), lines, O_APPEND);
 	}
+	file = open_pci_resource(bdf, path, sizeof(path));
+	if (!file)
+		return EXIT_REFUSED;
 	for (bar = 0; bar < 6 && fgets(line, sizeof(line), file); bar++) {
-		if (!all && bar != want)
-			continue;
 		if (parse_resource_line(line, &res)) {
 			fclose(file);
 			fprintf(stderr, "mmioctl: %s: malformed line %u\n", path, bar + 1);
 			return EXIT_REFUSED;
 		}
-		problem = bar_problem(&res);
-		if (problem && !all) {
-			fclose(file);
-			fprintf(stderr, "mmioctl: %s BAR %u %s\n", bdf, bar, problem);
-			return EXIT_REFUSED;
-		}
-		if (!problem)
+		if (!bar_problem(&res))
 			used += snprintf(lines + used, sizeof(lines) - used,
 					 "0x%" PRIx64 " 0x%" PRIx64 "\n",
 					 res.start, res.end - res.start + 1);
@@ -398,6 +439,7 @@ struct status {
 	char buffer[64];
 	char toggles[3][8];
 	char ranges[64 * 1024];
+	int overrides;		/* rules; -1: the kernel has no overrides file */
 	char stats[4096];
 };
 
@@ -415,6 +457,7 @@ static int read_status(struct status *st)
 			      sizeof(st->toggles[i])))
 			return EXIT_REFUSED;
 	if (read_text(control_path("ranges"), st->ranges, sizeof(st->ranges)) ||
+	    count_overrides(&st->overrides) ||
 	    read_text(control_path("stats"), st->stats, sizeof(st->stats)))
 		return EXIT_REFUSED;
 	event_consumers(&st->events_top, st->events_instances, sizeof(st->events_instances));
@@ -447,6 +490,8 @@ static void print_status_text(struct status *st)
 		     line = strtok_r(NULL, "\n", &save))
 			printf("  %s\n", line);
 	}
+	if (st->overrides >= 0)
+		printf("overrides: %d\n", st->overrides);
 	printf("stats:\n");
 	for (line = strtok_r(st->stats, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
 		printf("  %s\n", line);
@@ -457,7 +502,8 @@ static void print_status_text(struct status *st)
  * "mmiotrace" and "tracing_on", "buffer_size_kb" (the expanded size),
  * the three toggles as booleans, "ranges" as [start, size] pairs of
  * numbers, "stats" by counter name, "events_top" and "events_instances"
- * (where mmiotrace events are on).
+ * (where mmiotrace events are on), "overrides" (the number of rules; left
+ * out when the kernel has no overrides file).
  */
 static void print_status_json(struct status *st)
 {
@@ -493,7 +539,10 @@ static void print_status_json(struct status *st)
 		printf("%s\"%s\"", sep, line);
 		sep = ",";
 	}
-	printf("]}\n");
+	printf("]");
+	if (st->overrides >= 0)
+		printf(",\"overrides\":%d", st->overrides);
+	printf("}\n");
 }
 
 int cmd_status(int argc, char **argv)
@@ -533,7 +582,9 @@ int cmd_show(int argc, char **argv)
 /*
  * reset: mmiotrace off and every control at its default: the tracer off,
  * the mmiotrace events off and their triggers gone in every trace array,
- * the default instance removed. With -i NAME: instance NAME removed.
+ * the default instance removed, no override left (the kernel clears them
+ * when tracing stops, not those set while it was off). With -i NAME:
+ * instance NAME removed.
  */
 int cmd_reset(int argc, char **argv)
 {
@@ -554,6 +605,7 @@ int cmd_reset(int argc, char **argv)
 		return ret;
 	snprintf(buffer, sizeof(buffer), "%d\n", DEFAULT_BUFFER_KB);
 	return write_file(control_path("ranges"), "", O_TRUNC) ||
+	       clear_overrides_if_any() ||
 	       write_file(control_path("trace_pc"), "0\n", O_TRUNC) ||
 	       write_file(control_path("trace_isa"), "1\n", O_TRUNC) ||
 	       write_file(control_path("maps_only"), "0\n", O_TRUNC) ||

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define EXIT_REFUSED	1	/* the kernel or the system refused */
 #define EXIT_USAGE	2	/* the arguments are wrong */
@@ -42,6 +43,12 @@ int read_tracer_state(struct tracer_state *state);
 int check_mmiotrace_available(void);
 int switch_tracer_off(void);
 
+/* commands.c: the BARs of PCI devices, from sysfs "resource" (parse.h) */
+struct pci_bar;
+const char *bar_problem(const struct pci_bar *res);
+FILE *open_pci_resource(const char *bdf, char *path, size_t size);
+int read_pci_bar(const char *bdf, unsigned int bar, struct pci_bar *res);
+
 /* commands.c and record.c: argv[0] is the command's name */
 int cmd_add(int argc, char **argv);
 int cmd_del(int argc, char **argv);
@@ -63,6 +70,16 @@ int cmd_reset(int argc, char **argv);
 int cmd_buffer(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
+
+/* overrides.c */
+int cmd_override(int argc, char **argv);
+int cmd_drop(int argc, char **argv);
+int cmd_del_override(int argc, char **argv);
+int cmd_del_drop(int argc, char **argv);
+int cmd_clear_overrides(int argc, char **argv);
+int cmd_overrides(int argc, char **argv);
+int count_overrides(int *n);
+int clear_overrides_if_any(void);
 
 /* The kernel's default size of the trace buffer, per CPU. */
 #define DEFAULT_BUFFER_KB	1408

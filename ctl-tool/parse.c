@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +153,34 @@ int parse_bdf(const char *str, char *out, size_t out_size)
 	return 0;
 }
 
+int parse_bar_address(const char *str, char *bdf, size_t bdf_size,
+		      unsigned int *bar, uint64_t *offset)
+{
+	const char *plus = strchr(str, '+'), *colon = NULL, *at;
+	char device[32], bar_text[8];
+	unsigned int b;
+	uint64_t off;
+
+	if (!plus || strchr(plus + 1, '+'))
+		return -1;
+	for (at = str; at < plus; at++)
+		if (*at == ':')
+			colon = at;
+	if (!colon || colon - str >= (ptrdiff_t)sizeof(device) ||
+	    plus - colon - 1 >= (ptrdiff_t)sizeof(bar_text))
+		return -1;
+	memcpy(device, str, colon - str);
+	device[colon - str] = '\0';
+	memcpy(bar_text, colon + 1, plus - colon - 1);
+	bar_text[plus - colon - 1] = '\0';
+	if (parse_bar(bar_text, &b) || parse_u64(plus + 1, &off) ||
+	    parse_bdf(device, bdf, bdf_size))
+		return -1;
+	*bar = b;
+	*offset = off;
+	return 0;
+}
+
 int parse_range_line(const char *line, bool *remove, uint64_t *start,
 		     uint64_t *len)
 {
@@ -297,4 +326,119 @@ int parse_hist_entry(const char *line, bool with_value, uint64_t *phys,
 	*value = v;
 	*hits = h;
 	return 0;
+}
+
+int parse_width(const char *str, unsigned int *width)
+{
+	uint64_t v;
+
+	if (parse_u64(str, &v) || (v != 1 && v != 2 && v != 4 && v != 8))
+		return -1;
+	*width = v;
+	return 0;
+}
+
+int parse_count(const char *str, int *count)
+{
+	uint64_t v;
+
+	if (parse_u64(str, &v) || v > INT_MAX)
+		return -1;
+	*count = v;
+	return 0;
+}
+
+static bool fits_width(uint64_t v, unsigned int width)
+{
+	return width >= 8 || !(v >> (width * 8));
+}
+
+enum override_problem check_override(const struct override_rule *rule)
+{
+	if (rule->addr % rule->width)
+		return OVERRIDE_UNALIGNED;
+	if (!fits_width(rule->value, rule->width))
+		return OVERRIDE_VALUE_WIDE;
+	if (rule->has_mask && !rule->mask)
+		return OVERRIDE_MASK_ZERO;
+	if (!fits_width(rule->mask, rule->width))
+		return OVERRIDE_MASK_WIDE;
+	return OVERRIDE_OK;
+}
+
+int parse_override_line(const char *line, struct override_rule *rule)
+{
+	struct override_rule r = { .count = -1 };
+	char copy[OVERRIDE_LINE_MAX + 2], *word[8], *save;
+	size_t len = strcspn(line, "\n");
+	int n = 0, i;
+
+	if (len > OVERRIDE_LINE_MAX || (line[len] && line[len + 1]))
+		return -1;
+	memcpy(copy, line, len);
+	copy[len] = '\0';
+	for (word[n] = strtok_r(copy, " \t", &save); word[n]; word[n] = strtok_r(NULL, " \t", &save))
+		if (++n == 8)
+			return -1;
+	if (n && word[0][0] == '!') {
+		r.remove = true;
+		word[0]++;
+	}
+	if (n < 3 || parse_u64(word[0], &r.addr) || parse_width(word[1], &r.width))
+		return -1;
+	i = 3;
+	if (!strcmp(word[2], "drop")) {
+		r.drop = true;
+	} else if (!strcmp(word[2], "=")) {
+		/* VALUE [MASK]: only a removal may leave VALUE out. */
+		if (i < n && strcmp(word[i], "count")) {
+			if (parse_u64(word[i++], &r.value))
+				return -1;
+			if (i < n && strcmp(word[i], "count")) {
+				if (parse_u64(word[i++], &r.mask))
+					return -1;
+				r.has_mask = true;
+			}
+		} else if (!r.remove) {
+			return -1;
+		}
+	} else {
+		return -1;
+	}
+	if (i < n && !strcmp(word[i], "count")) {
+		if (r.remove || i + 1 >= n || parse_count(word[i + 1], &r.count))
+			return -1;
+		i += 2;
+	}
+	if (i != n || check_override(&r))
+		return -1;
+	if (r.remove) {
+		r.value = r.mask = 0;
+		r.has_mask = false;
+	}
+	*rule = r;
+	return 0;
+}
+
+int format_override(const struct override_rule *rule, char *buf, size_t size)
+{
+	char mask[32] = "", count[32] = "";
+	int len;
+
+	if (rule->remove) {
+		len = snprintf(buf, size, "!0x%" PRIx64 " %u %s\n", rule->addr, rule->width,
+			       rule->drop ? "drop" : "=");
+		return len < 0 || (size_t)len >= size ? -1 : len;
+	}
+	if (rule->has_mask && !rule->drop)
+		snprintf(mask, sizeof(mask), " 0x%" PRIx64, rule->mask);
+	if (rule->count >= 0)
+		snprintf(count, sizeof(count), " count %d", rule->count);
+	if (rule->drop)
+		len = snprintf(buf, size, "0x%" PRIx64 " %u drop%s\n", rule->addr, rule->width,
+			       count);
+	else
+		len = snprintf(buf, size, "0x%" PRIx64 " %u = 0x%" PRIx64 "%s%s\n", rule->addr,
+			       rule->width, rule->value, mask, count);
+	return len < 0 || (size_t)len >= size ? -1 : len;
 }

@@ -37,6 +37,14 @@ int parse_range_line(const char *line, bool *remove, uint64_t *start,
  */
 int parse_bdf(const char *str, char *out, size_t out_size);
 
+/*
+ * An address relative to a PCI BAR: BDF:BAR+OFFSET, the BDF as parse_bdf()
+ * takes it (written normalized into bdf), BAR 0 to 5, OFFSET decimal or 0x
+ * hex: "0000:00:04.0:0+0x1c", "4.0:2+16".
+ */
+int parse_bar_address(const char *str, char *bdf, size_t bdf_size,
+		      unsigned int *bar, uint64_t *offset);
+
 /* One line of sysfs "resource": "0xSTART 0xEND 0xFLAGS". */
 struct pci_bar {
 	uint64_t start, end, flags;
@@ -46,6 +54,48 @@ int parse_resource_line(const char *line, struct pci_bar *bar);
 #define PCI_RESOURCE_IO		0x100ULL
 #define PCI_RESOURCE_MEM	0x200ULL
 #define PCI_RESOURCE_UNSET	0x20000000ULL	/* no address assigned */
+
+/*
+ * A rule of the overrides file, as the kernel takes and prints it:
+ *   [!]ADDR WIDTH = VALUE [MASK] [count N]   reads of WIDTH bytes at ADDR
+ *                                             return VALUE (MASK: its bits)
+ *   [!]ADDR WIDTH drop [count N]             writes there miss the device
+ * A removal ("!") names the rule by ADDR, WIDTH and its kind; a read
+ * rule's VALUE and MASK may follow, and are ignored. WIDTH is 1, 2, 4 or
+ * 8, ADDR a multiple of it, VALUE and MASK fit in it, MASK is not 0, N is
+ * 0 to INT_MAX and not on a removal. A line has at most
+ * OVERRIDE_LINE_MAX characters, its newline left out.
+ */
+#define OVERRIDE_LINE_MAX	96
+#define OVERRIDES_MAX		64	/* rules the kernel keeps */
+struct override_rule {
+	uint64_t addr, value, mask;	/* value and mask 0 on a removal */
+	unsigned int width;
+	int count;			/* -1: none */
+	bool drop;			/* a write-drop rule, else a read rule */
+	bool has_mask;			/* else the value's every bit */
+	bool remove;
+};
+int parse_width(const char *str, unsigned int *width);	/* 1, 2, 4 or 8 */
+int parse_count(const char *str, int *count);		/* 0..INT_MAX */
+
+/* What is wrong with a rule whose numbers each parsed, in this order. */
+enum override_problem {
+	OVERRIDE_OK,
+	OVERRIDE_UNALIGNED,	/* ADDR not a multiple of WIDTH */
+	OVERRIDE_VALUE_WIDE,	/* VALUE does not fit in WIDTH bytes */
+	OVERRIDE_MASK_ZERO,
+	OVERRIDE_MASK_WIDE,
+};
+enum override_problem check_override(const struct override_rule *rule);
+int parse_override_line(const char *line, struct override_rule *rule);
+
+/*
+ * The line the kernel takes for RULE, with its newline; numbers in 0x hex,
+ * no MASK when it has none, a removal without VALUE. Returns its length,
+ * or -1 when it does not fit in SIZE.
+ */
+int format_override(const struct override_rule *rule, char *buf, size_t size);
 
 /* A marker's text: not empty, no newline, at most MARKER_MAX bytes. */
 #define MARKER_MAX 1024

@@ -5,6 +5,7 @@
  * what the parser promises. The trace line parser gets the raw bytes,
  * NULs and all, as a line of a trace file.
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,31 @@ static void check_trace_line(const char *line, size_t len)
 		abort();
 }
 
+/*
+ * An override line: accepted only as a rule the kernel takes, and what
+ * format_override() writes for it parses back as the same rule.
+ */
+static void check_override_line(const char *str)
+{
+	struct override_rule r, again;
+	char line[OVERRIDE_LINE_MAX + 2];
+	int len;
+
+	if (parse_override_line(str, &r))
+		return;
+	if ((r.width != 1 && r.width != 2 && r.width != 4 && r.width != 8) || r.addr % r.width ||
+	    (r.width < 8 && (r.value >> (r.width * 8) || r.mask >> (r.width * 8))) ||
+	    (r.has_mask && !r.mask) || (!r.has_mask && r.mask) || r.count < -1 ||
+	    (r.remove && (r.count != -1 || r.value || r.mask)) || (r.drop && (r.value || r.mask)))
+		abort();
+	len = format_override(&r, line, sizeof(line));
+	if (len <= 0 || len > OVERRIDE_LINE_MAX + 1 || line[len - 1] != '\n' ||
+	    parse_override_line(line, &again) || again.addr != r.addr || again.value != r.value ||
+	    again.mask != r.mask || again.width != r.width || again.count != r.count ||
+	    again.drop != r.drop || again.has_mask != r.has_mask || again.remove != r.remove)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *str = malloc(size + 1), *space, bdf[18];
@@ -57,6 +83,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!parse_bar(str, &n) && n > 5)
 		abort();
+	if (!parse_bar_address(str, bdf, sizeof(bdf), &n, &v) &&
+	    (n > 5 || strlen(bdf) < 12 || strlen(bdf) > 17 || !strchr(str, '+')))
+		abort();
+	if (!parse_width(str, &n) && n != 1 && n != 2 && n != 4 && n != 8)
+		abort();
+	{
+		int count;
+
+		if (!parse_count(str, &count) && count < 0)
+			abort();
+	}
+	check_override_line(str);
 	(void)parse_switch(str, &on);
 	(void)parse_resource_line(str, &bar);
 	if (!check_marker(str) && (strlen(str) > MARKER_MAX || strchr(str, '\n')))

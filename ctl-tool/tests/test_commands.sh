@@ -157,7 +157,7 @@ check "status shows an empty set as what it traces" 0 \
 check "status shows the counters" 0 "  lost 7" -- status
 echo "0x1000 0x10" > "$ctl/ranges"
 check "status --json gives the same facts as one object" 0 \
-	'{"tracer":"nop","mmiotrace":false,"tracing_on":true,"buffer_size_kb":1408,"trace_pc":false,"trace_isa":true,"maps_only":false,"ranges":[[4096,16]],"stats":{"read":3,"write":1,"lost":7,"armed_bytes":4096},"events_top":false,"events_instances":[]}' \
+	'{"tracer":"nop","mmiotrace":false,"tracing_on":true,"buffer_size_kb":1408,"trace_pc":false,"trace_isa":true,"maps_only":false,"ranges":[[4096,16]],"stats":{"read":3,"write":1,"lost":7,"armed_bytes":4096},"events_top":false,"events_instances":[],"overrides":0}' \
 	-- status --json
 check "status --json is valid JSON" 0 "" -- status --json
 expect "python reads it" python3 -c 'import json, sys; json.loads(sys.argv[1])' "$out"

@@ -46,7 +46,12 @@ MMIOCTL_ROOT=$fake completes off -i m -- mmioctl
 rm -r "$fake"
 completes record -o /dev/nul -- /dev/null
 completes list - -- --help
-completes de -- del decode
+completes de -- del del-override del-drop decode
+completes ov -- override overrides
+completes cl -- clear clear-overrides
+completes override 0x1000 4 1 - -- --count --help
+completes drop 0x1000 4 --count "" --
+completes drop --c -- --count
 completes di -- diff
 completes decode --f -- --fold
 completes decode - -- --map --fold --json --help

@@ -185,7 +185,7 @@ buffer_size_kb:" -- status
 echo 1 > "$tracing/events/mmiotrace/mmio_map/enable"
 check "status shows the top-level buffer too" 0 \
 	"events: on in the top-level buffer and instances x" -- status
-check "status --json lists them" 0 '"events_top":true,"events_instances":["x"]}' -- status --json
+check "status --json lists them" 0 '"events_top":true,"events_instances":["x"],"overrides":0}' -- status --json
 "$mmioctl" --root "$root" off -i x 2>/dev/null
 for e in mmio_read mmio_write; do
 	printf '%s\n' "$header" > "$tracing/instances/x/events/mmiotrace/$e/trigger"

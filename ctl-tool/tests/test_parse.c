@@ -94,6 +94,47 @@ static void hist_bad(const char *in, bool with_value)
 	       "histogram entry rejected", in);
 }
 
+static void bar_address_ok(const char *in, const char *bdf, unsigned int bar, uint64_t offset)
+{
+	char out[18] = "";
+	unsigned int b = 9;
+	uint64_t o = 1;
+
+	report(!parse_bar_address(in, out, sizeof(out), &b, &o) && !strcmp(out, bdf) && b == bar &&
+	       o == offset, "BAR address accepted", in);
+}
+
+static void bar_address_bad(const char *in)
+{
+	char out[18] = "";
+	unsigned int b = 9;
+	uint64_t o = 1;
+
+	report(parse_bar_address(in, out, sizeof(out), &b, &o) && b == 9 && o == 1,
+	       "BAR address rejected", in);
+}
+
+/* IN parses as WANT, and formats back as FORMATTED. */
+static void override_ok(const char *in, struct override_rule want, const char *formatted)
+{
+	struct override_rule r;
+	char line[OVERRIDE_LINE_MAX + 2];
+
+	memset(&r, 0x5a, sizeof(r));
+	report(!parse_override_line(in, &r) && r.addr == want.addr && r.width == want.width &&
+	       r.value == want.value && r.mask == want.mask && r.has_mask == want.has_mask &&
+	       r.count == want.count && r.drop == want.drop && r.remove == want.remove &&
+	       format_override(&r, line, sizeof(line)) > 0 && !strcmp(line, formatted),
+	       "override line accepted", in);
+}
+
+static void override_bad(const char *in)
+{
+	struct override_rule r = { .addr = 42 };
+
+	report(parse_override_line(in, &r) && r.addr == 42, "override line rejected", in);
+}
+
 int main(void)
 {
 	struct pci_bar bar;
@@ -204,6 +245,103 @@ int main(void)
 		report(parse_positive("0", 1UL << 30, &v) != 0, "positive rejected", "0");
 		report(parse_positive("11", 10, &v) != 0, "positive rejected (above max)", "11");
 		report(parse_positive("1.5", 10, &v) != 0, "positive rejected", "1.5");
+	}
+
+	bar_address_ok("0000:00:04.0:0+0x1c", "0000:00:04.0", 0, 0x1c);
+	bar_address_ok("4.0:2+16", "0000:00:04.0", 2, 16);
+	bar_address_ok("00:03.0:5+0", "0000:00:03.0", 5, 0);
+	bar_address_ok("10000:00:03.0:0+0xffffffffffffffff", "10000:00:03.0", 0, UINT64_MAX);
+	bar_address_bad("");
+	bar_address_bad("00:03.0:0");		/* no offset */
+	bar_address_bad("00:03.0+0x10");	/* no BAR */
+	bar_address_bad("00:03.0:6+0x10");	/* BAR 6 */
+	bar_address_bad("00:03.0:01+0x10");
+	bar_address_bad("00:03.0:+0x10");
+	bar_address_bad("00:03.0:0+");
+	bar_address_bad("00:03.0:0+010");	/* octal-looking */
+	bar_address_bad("00:03.0:0+0x10+4");
+	bar_address_bad("00:03.0:0+-4");
+	bar_address_bad("00:03:0+0x10");	/* no function */
+	bar_address_bad(":0+0x10");
+	bar_address_bad("0xfea00000+0x10");
+	bar_address_bad("00:03.0:0 +0x10");
+	{
+		unsigned int w = 0;
+		int c = 0;
+
+		report(!parse_width("1", &w) && w == 1, "width accepted", "1");
+		report(!parse_width("8", &w) && w == 8, "width accepted", "8");
+		report(!parse_width("0x4", &w) && w == 4, "width accepted", "0x4");
+		report(parse_width("3", &w) != 0 && w == 4, "width rejected", "3");
+		report(parse_width("0", &w) != 0, "width rejected", "0");
+		report(parse_width("16", &w) != 0, "width rejected", "16");
+		report(parse_width("4b", &w) != 0, "width rejected", "4b");
+		report(!parse_count("0", &c) && c == 0, "count accepted", "0");
+		report(!parse_count("2147483647", &c) && c == 2147483647, "count accepted",
+		       "2147483647");
+		report(parse_count("2147483648", &c) != 0 && c == 2147483647, "count rejected",
+		       "2147483648");
+		report(parse_count("-1", &c) != 0, "count rejected", "-1");
+	}
+
+	/* The kernel's lines, and what the write side may add. */
+	override_ok("0xfea00000 4 = 0x1 0xffffffff",
+		    (struct override_rule){ 0xfea00000, 1, 0xffffffff, 4, -1, false, true, false },
+		    "0xfea00000 4 = 0x1 0xffffffff\n");
+	override_ok("0xfea0001c 4 = 0x0 0x1 count 3\n",
+		    (struct override_rule){ 0xfea0001c, 0, 1, 4, 3, false, true, false },
+		    "0xfea0001c 4 = 0x0 0x1 count 3\n");
+	override_ok("0xfea00004 2 drop",
+		    (struct override_rule){ 0xfea00004, 0, 0, 2, -1, true, false, false },
+		    "0xfea00004 2 drop\n");
+	override_ok("0xfea00008 8 drop count 0",
+		    (struct override_rule){ 0xfea00008, 0, 0, 8, 0, true, false, false },
+		    "0xfea00008 8 drop count 0\n");
+	override_ok("4096\t1 =  255",
+		    (struct override_rule){ 4096, 255, 0, 1, -1, false, false, false },
+		    "0x1000 1 = 0xff\n");
+	override_ok("0xfffffffffffffff8 8 = 0xffffffffffffffff 0x8000000000000000 count 2147483647",
+		    (struct override_rule){ 0xfffffffffffffff8ULL, UINT64_MAX, 1ULL << 63, 8,
+					    2147483647, false, true, false },
+		    "0xfffffffffffffff8 8 = 0xffffffffffffffff 0x8000000000000000 count 2147483647\n");
+	override_ok("!0x1000 4 =",
+		    (struct override_rule){ 0x1000, 0, 0, 4, -1, false, false, true }, "!0x1000 4 =\n");
+	override_ok("!0x1000 4 = 0x5 0xf",
+		    (struct override_rule){ 0x1000, 0, 0, 4, -1, false, false, true }, "!0x1000 4 =\n");
+	override_ok("!0x1000 4 drop",
+		    (struct override_rule){ 0x1000, 0, 0, 4, -1, true, false, true },
+		    "!0x1000 4 drop\n");
+	override_bad("");
+	override_bad("0x1000 4");
+	override_bad("0x1000 4 =");			/* no VALUE */
+	override_bad("0x1000 4 = count 3");		/* no VALUE */
+	override_bad("0x1000 3 = 0x1");			/* width */
+	override_bad("0x1002 4 = 0x1");			/* unaligned */
+	override_bad("0x1000 1 = 0x100");		/* value too wide */
+	override_bad("0x1000 2 = 0x1 0x10000");		/* mask too wide */
+	override_bad("0x1000 4 = 0x1 0");		/* empty mask */
+	override_bad("0x1000 4 = 0x1 0xf 0xf");
+	override_bad("0x1000 4 = 0x1 count");
+	override_bad("0x1000 4 = 0x1 count -1");
+	override_bad("0x1000 4 = 0x1 count 2147483648");
+	override_bad("0x1000 4 = 0x1 count 1 count 2");
+	override_bad("0x1000 4 drop 0x1");
+	override_bad("0x1000 4 drop count");
+	override_bad("0x1000 4 == 0x1");
+	override_bad("0x1000 4 = 010");			/* octal-looking */
+	override_bad("!0x1000 4 drop count 1");		/* a count on a removal */
+	override_bad("!0x1000 4");
+	override_bad("! 0x1000 4 =");
+	override_bad("!!0x1000 4 =");
+	override_bad("0x1000 4 = 0x1\n\n");
+	override_bad("0x1000 4 = 0x1\nx");
+	override_bad("0x1000 4 = 0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000001");
+	{
+		struct override_rule r = { .addr = 0x1000, .width = 4, .count = -1 };
+		char small[8];
+
+		report(format_override(&r, small, sizeof(small)) == -1, "override format refused",
+		       "8 bytes of room");
 	}
 
 	report(!parse_switch("on", &on) && on, "switch accepted", "on");
