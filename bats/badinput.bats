@@ -61,7 +61,7 @@ BAD_RANGES=(
 }
 
 @test "badinput: other users get EACCES on every control file" {
-	for file in "$MMIOTRACE/ranges" "$MMIOTRACE/trace_pc" "$MMIOTRACE/trace_isa" \
+	for file in "$MMIOTRACE/ranges" "$MMIOTRACE/overrides" "$MMIOTRACE/trace_pc" "$MMIOTRACE/trace_isa" \
 		"$MMIOTRACE/maps_only" "$MMIOTRACE/stats" "$MMIOTRACE/mappings"; do
 		run as_nobody "cat $file"
 		[ "$status" -ne 0 ]

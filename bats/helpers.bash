@@ -79,6 +79,7 @@ reset_state() {
 	cat "$BUFFER_SIZE_FILE" > "$TRACING/buffer_size_kb"
 	if [ -d "$MMIOTRACE" ]; then
 		: > "$MMIOTRACE/ranges"
+		: > "$MMIOTRACE/overrides"
 		echo 0 > "$MMIOTRACE/trace_pc"
 		echo 1 > "$MMIOTRACE/trace_isa"
 		echo 0 > "$MMIOTRACE/maps_only"
@@ -246,21 +247,47 @@ assert_dmesg_clean() {
 # buffer inside [PHYS, PHYS + SIZE) to the device oracle, which compares
 # them with QEMU's record of the accesses that reached the device. Events
 # narrower than MIN_WIDTH are left out: the device refuses them, so QEMU
-# records none. Call it while the buffer still holds the events.
+# records none. So are the accesses an override kept from the device (the
+# MARK line after them says so), and a read whose bits an override mixed
+# goes with what the device gave. Call it while the buffer still holds the
+# events.
 oracle_record() {
 	local name=$1 phys=$2 size=$3 min_width=$4 cpu
 	{
 		echo "ORACLE BEGIN $name $phys $size $min_width"
 		for cpu in "$TRACING"/per_cpu/cpu*; do
 			echo "CPU ${cpu##*cpu}"
-			strip_timestamps < "$cpu/trace" | awk -v lo="$(($phys))" -v hi="$(($phys + $size))" \
-				-v min="$min_width" '
-				($1 == "R" || $1 == "W") && $2 >= min && $4 + 0 >= lo && $4 + 0 < hi {
-					print $1, $2, $4, $5
-				}' | oracle_runs
+			strip_timestamps < "$cpu/trace" | device_accesses "$phys" "$size" "$min_width" |
+				oracle_runs
 		done
 		echo "ORACLE END $name"
 	} > "$ORACLE"
+}
+
+# device_accesses PHYS SIZE MIN_WIDTH: of the stripped trace lines on stdin,
+# the accesses that reached the device in [PHYS, PHYS + SIZE), as
+# "R|W WIDTH PHYS VALUE" with the value the device saw.
+device_accesses() {
+	awk -v lo="$(($1))" -v hi="$(($1 + $2))" -v min="$3" '
+		function flush() {
+			if (pending != "") print pending
+			pending = ""
+		}
+		$1 == "MARK" && $2 == "override" {
+			if (pending == "" || $5 != pending_phys ":") next
+			if ($0 ~ /: the device was not read$/ || $0 ~ /: the write was dropped$/)
+				pending = ""
+			else if ($0 ~ /: the device gave 0x[0-9a-f]+$/)
+				pending = pending_head " " $NF
+			next
+		}
+		{ flush() }
+		($1 == "R" || $1 == "W") && $2 >= min && $4 + 0 >= lo && $4 + 0 < hi {
+			pending_head = $1 " " $2 " " $4
+			pending_phys = $4
+			pending = pending_head " " $5
+		}
+		END { flush() }'
 }
 
 # oracle_runs: "ACCESS" lines with a run of N equal ones as "ACCESS xN":
