@@ -241,7 +241,8 @@ $(STOCK_IMAGE): $(STOCK_KERNEL) $(GUEST_FILES) bats/module/mmiotouch.c $(TOOLS) 
 	@initramfs/build.sh $(abspath $@) $(abspath $(STOCK_DIR))/guest-root \
 		$(abspath $(STOCK_DIR))/module/mmiotouch.ko $(abspath $(TOOLS)) $(abspath $(MMIOCTL))
 
-# Build the kernel after every patch of the series, in a tree of its own.
+# Build the kernel after every patch of the series, in a tree of its own
+# (FROM=N: from patch N on).
 series-check: $(SRC)/.applied $(KOBJ)/.config
 	@patches/series-check.sh $(abspath $(SRC)) $(BUILD)/series $(abspath $(KOBJ))/.config
 

@@ -2,6 +2,7 @@
 # Build the kernel after every patch of the series, in a worktree and object
 # directory of their own, with the configuration of the test kernel.
 # usage: series-check.sh SRC WORKDIR CONFIG
+# FROM=N starts at patch N, after a run that stopped there.
 set -eu
 src=$1 work=$2 config=$3
 mkdir -p "$work"
@@ -14,6 +15,7 @@ mkdir -p "$work/obj"
 n=0
 for commit in $(git -C "$src" rev-list --reverse pristine..HEAD); do
 	n=$((n + 1))
+	[ "$n" -ge "${FROM:-1}" ] || continue
 	subject=$(git -C "$src" log -1 --format=%s "$commit")
 	git -C "$work/src" checkout -q --detach "$commit"
 	cp "$config" "$work/obj/.config"
