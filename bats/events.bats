@@ -45,7 +45,8 @@ writes_and_reads() {
 }
 
 @test "events: every field is in the event, and its format describes it" {
-	for field in "u64 phys" "u64 value" "unsigned long pc" "int map_id" "u8 width"; do
+	for field in "u64 phys" "u64 value" "unsigned long pc" "u64 device" "int map_id" "u8 width" \
+		"u8 override"; do
 		grep -q "field:$field;" "$EVENTS/mmio_write/format" ||
 			{ echo "no field '$field'"; cat "$EVENTS/mmio_write/format"; false; }
 	done
@@ -54,8 +55,8 @@ writes_and_reads() {
 	touch_dev write edu 4 "$INVERSE" 0x1234
 	id=$(mapping_id "$EDU")
 	phys=$((EDU + INVERSE))
-	fields="phys=$(hex phys) ($phys) value=0x1234 (4660) pc=0x0 (0)"
-	fields="$fields map_id=$(printf '0x%x (%d)' "$id" "$id") width=(4)"
+	fields="phys=$(hex phys) ($phys) value=0x1234 (4660) pc=0x0 (0) device=0x0 (0)"
+	fields="$fields map_id=$(printf '0x%x (%d)' "$id" "$id") width=(4) override=(0)"
 	grep -qF "mmio_write: $fields" "$TRACING/trace" ||
 		{ echo "no line with: $fields"; grep mmio_ "$TRACING/trace"; false; }
 }
