@@ -113,6 +113,17 @@ const char *tracing_path(const char *name)
 }
 
 /* Write DATA in one write(2); 0 or the errno, with nothing printed. */
+/* read(2), again when a signal interrupted it before it read anything. */
+static ssize_t read_retry(int fd, void *buf, size_t len)
+{
+	ssize_t got;
+
+	do
+		got = read(fd, buf, len);
+	while (got < 0 && errno == EINTR);
+	return got;
+}
+
 int try_write(const char *path, const char *data, int flags)
 {
 	size_t len = strlen(data);
@@ -159,9 +170,7 @@ int read_text(const char *path, char *buf, size_t size)
 	if (fd < 0)
 		return system_error(path);
 	while (used + 1 < size) {
-		got = read(fd, buf + used, size - 1 - used);
-		if (got < 0 && errno == EINTR)
-			continue;
+		got = read_retry(fd, buf + used, size - 1 - used);
 		if (got < 0) {
 			system_error(path);
 			close(fd);
@@ -187,9 +196,7 @@ int try_read_line(const char *path, char *buf, size_t size)
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return errno;
-	do
-		got = read(fd, buf, size - 1);
-	while (got < 0 && errno == EINTR);
+	got = read_retry(fd, buf, size - 1);
 	if (got < 0)
 		err = errno;
 	else
@@ -260,9 +267,7 @@ int read_all(const char *path, char **buf, size_t *len)
 			}
 			text = bigger;
 		}
-		got = read(fd, text + used, size - 1 - used);
-		if (got < 0 && errno == EINTR)
-			continue;
+		got = read_retry(fd, text + used, size - 1 - used);
 		if (got < 0) {
 			system_error(path);
 			free(text);
