@@ -50,7 +50,7 @@ FRAGMENTS := $(sort $(wildcard kconfig/*.config)) \
 GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh initramfs/pci.sh \
 	bench/guest.sh bench/remap.sh \
 	README.md ctl-tool/mmioctl.bash-completion \
-	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/harness/fixtures/*)
+	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/boot/*.sh bats/harness/fixtures/*)
 
 .PHONY: all deps kernel image check stress fuzz demo bench bench-decode series-check refresh-patches help clean
 all: image

@@ -379,12 +379,14 @@ tracer_accesses() {
 	trace_events | awk '$1 == "R" || $1 == "W" { print $1, $2, $4, $5 }'
 }
 
-# oracle_record_events NAME PHYS SIZE MIN_WIDTH [DIR]: oracle_record for
-# the events of a trace array (default the top level).
+# oracle_record_events NAME PHYS SIZE MIN_WIDTH [DIR [MODE]]: oracle_record
+# for the events of a trace array (default the top level). MODE "first":
+# the trace holds the device's accesses from its first; "exact": all of
+# them (bats/harness/oracle.py).
 oracle_record_events() {
-	local name=$1 phys=$2 size=$3 min_width=$4 dir=${5:-$TRACING} cpu
+	local name=$1 phys=$2 size=$3 min_width=$4 dir=${5:-$TRACING} mode=${6:-} cpu
 	{
-		echo "ORACLE BEGIN $name $phys $size $min_width"
+		echo "ORACLE BEGIN $name $phys $size $min_width${mode:+ $mode}"
 		for cpu in "$dir"/per_cpu/cpu*; do
 			echo "CPU ${cpu##*cpu}"
 			event_accesses "$cpu/trace" | awk -v lo="$(($phys))" -v hi="$(($phys + $size))" \
@@ -393,4 +395,33 @@ oracle_record_events() {
 		done
 		echo "ORACLE END $name"
 	} > "$ORACLE"
+}
+
+# The flight recorder (bats/boot/crash.sh, crash.bats): the persistent
+# instance the boot maps, and the accesses its first boot makes to edu
+# before it dies: eight writes to the liveness register, each read back
+# inverted, then a last write that nothing follows.
+FLIGHT=$TRACING/instances/flight
+
+flight_sequence() {
+	local i
+	echo "map edu"
+	for i in 1 2 3 4 5 6 7 8; do
+		echo "write edu 4 0x4 $((0x1000 * i + i))"
+		echo "read edu 4 0x4"
+	done
+	echo "write edu 4 0x4 0xdeadbeef"
+}
+
+# flight_accesses PHYS: the accesses of flight_sequence, as event_accesses
+# prints them, for edu's BAR0 at PHYS.
+flight_accesses() {
+	local i value reg
+	reg=$(printf '0x%x' $(($1 + 4)))
+	for i in 1 2 3 4 5 6 7 8; do
+		value=$((0x1000 * i + i))
+		printf 'W 4 %s 0x%x\n' "$reg" "$value"
+		printf 'R 4 %s 0x%x\n' "$reg" $((~value & 0xffffffff))
+	done
+	printf 'W 4 %s 0xdeadbeef\n' "$reg"
 }

@@ -1,29 +1,34 @@
 #!/bin/bash
 # Boot the test kernel with the guest image in QEMU and run one command in it.
 # usage: run-qemu.sh [-t SECONDS] [-a auto|kvm|tcg] [-k KERNEL_ARGS] [-c CPUS] [-T]
-#                    KERNEL IMAGE OUTDIR COMMAND
+#                    [-R] [-x QEMU_ARGS] KERNEL IMAGE OUTDIR COMMAND
 # Writes OUTDIR/console.log (kernel messages), OUTDIR/output.log (the
 # command's output), OUTDIR/oracle.log (what the guest writes to
 # /dev/ttyS2, for the device oracle) and OUTDIR/status, and exits with the
 # command's status, 124 when QEMU timed out, or 125 when the guest stopped
 # without reporting. -T makes QEMU log every access a device model sees to
-# OUTDIR/qemu-trace.log. ACCEL=auto (default) probes KVM once, caching the
-# answer next to OUTDIR. GUEST_KERNEL_ARGS adds kernel arguments to every
-# boot.
+# OUTDIR/qemu-trace.log. -R lets the guest reset itself (a warm reset keeps
+# its RAM): the boots go on, logging to the same files, until one powers
+# off at the end of COMMAND. -x adds QEMU arguments (devices). ACCEL=auto
+# (default) probes KVM once, caching the answer next to OUTDIR.
+# GUEST_KERNEL_ARGS adds kernel arguments to every boot.
 set -eu
 timeout_s=${TIMEOUT:-600} accel=${ACCEL:-auto} extra_args="" cpus=2 qemu_trace=0
-while getopts t:a:k:c:T opt; do
+reboot_args=(-no-reboot) extra_qemu=() end_arg=""
+while getopts t:a:k:c:TRx: opt; do
 	case $opt in
 	t) timeout_s=$OPTARG ;;
 	a) accel=$OPTARG ;;
 	k) extra_args=$OPTARG ;;
 	c) cpus=$OPTARG ;;
 	T) qemu_trace=1 ;;
+	R) reboot_args=() end_arg=mmio_end=poweroff ;;
+	x) read -r -a extra_qemu <<< "$OPTARG" ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 4 ] || { echo "usage: $0 [-t S] [-a ACCEL] [-k ARGS] [-c CPUS] [-T] KERNEL IMAGE OUTDIR COMMAND" >&2; exit 2; }
+[ $# -eq 4 ] || { echo "usage: $0 [-t S] [-a ACCEL] [-k ARGS] [-c CPUS] [-T] [-R] [-x QEMU_ARGS] KERNEL IMAGE OUTDIR COMMAND" >&2; exit 2; }
 kernel=$1 image=$2 outdir=$3 command=$4
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 
@@ -60,16 +65,18 @@ pad=$(( (4 - $(stat -c %s "$image") % 4) % 4 ))
 # to a jiffies clocksource and every timing is off.
 khz=$(awk -F': *' '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
 cmdline="console=ttyS0 rdinit=/init panic=-1 oops=panic tsc_early_khz=$khz tsc=reliable"
-cmdline="$cmdline ${GUEST_KERNEL_ARGS:-} $extra_args"
+cmdline="$cmdline ${GUEST_KERNEL_ARGS:-} $extra_args $end_arg"
 
 # The devices the tests trace: std VGA (a 16M BAR that ioremap() maps with
 # 2M pages), edu, ivshmem with a 1G BAR (1G pages, as the CPU has pdpe1gb)
-# and e1000, whose in-tree driver binds at boot. Its network goes nowhere.
+# and e1000, whose in-tree driver binds at boot. Its network goes nowhere;
+# it has no option ROM, which the firmware would run and which would touch
+# the device before the kernel (bats/boot/capture.bats).
 # nvme, a controller with no namespace, for its in-tree driver, a module
 # that tests load under the tracer.
 devices=(-vga std -device edu -cpu qemu64,+pdpe1gb
 	-object memory-backend-ram,id=shm,size=1G -device ivshmem-plain,memdev=shm
-	-netdev user,id=net0,restrict=on -device e1000,netdev=net0
+	-netdev user,id=net0,restrict=on -device e1000,netdev=net0,romfile=
 	-device nvme,serial=mmiotrace0)
 # QEMU's own trace of the device accesses, through a filter: under TCG the
 # guest's local APIC (xAPIC, "apic-msi") and the consoles' UART ("serial")
@@ -86,7 +93,7 @@ fi
 echo "guest: $accel, $cpus CPUs, timeout ${timeout_s}s, log $outdir/console.log"
 set +e
 timeout -k 5 "$timeout_s" qemu-system-x86_64 $accel_args -m 512M -smp "$cpus" \
-	-nodefaults -no-reboot -display none "${devices[@]}" "${trace_args[@]}" \
+	-nodefaults "${reboot_args[@]}" -display none "${devices[@]}" "${extra_qemu[@]}" "${trace_args[@]}" \
 	-kernel "$kernel" -initrd "$outdir/initrd.img" -append "$cmdline" \
 	-serial "file:$outdir/console.log" -serial "file:$outdir/serial1.log" \
 	-serial "file:$outdir/oracle.log" \

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # Run by make check in a boot of its own, with
 #   mmiotrace.trace_pc=1 mmiotrace.nommiotrace=1 mmiotrace.trace_isa=0
-#   mmiotrace.filter_offset=<edu BAR0>
-# The boot parameters are the defaults of the runtime controls.
+#   mmiotrace.filter_offset=<edu BAR0> mmiotrace.ranges=64k@0xfe000000,oops
+# The boot parameters are the defaults of the runtime controls; a range set
+# that is not valid is reported and left empty.
 
 load ../helpers
 
@@ -43,4 +44,10 @@ teardown() {
 	touch_dev read edu 4 0x0
 	trace_events | grep -Eq "^R 4 [0-9]+ $EDU 0x10000ed 0xffffffff[0-9a-f]+ 0$"
 	echo 1 > "$MMIOTRACE/maps_only"
+}
+
+@test "bootparams: a malformed mmiotrace.ranges= is logged once and leaves the set empty" {
+	[ "$(dmesg | grep -c 'mmiotrace: ranges=')" = 1 ]
+	dmesg | grep -qx 'mmiotrace: ranges=64k@0xfe000000,oops: not SIZE@ADDR\[,SIZE@ADDR\.\.\.\], the range set stays empty'
+	assert_ranges ""
 }

@@ -25,12 +25,13 @@ record() {
 }
 
 # boot NAME SECONDS COMMAND [RUN-QEMU OPTION...]: one guest boot running
-# COMMAND, judged by verdict.sh; its logs go to OUTDIR/NAME.
+# COMMAND, judged by verdict.sh; its logs go to OUTDIR/NAME. DEATH: the
+# kernel message from which on a boot dies on purpose (verdict.sh).
 boot() {
 	local name=$1 seconds=$2 command=$3
 	shift 3
 	"$top/initramfs/run-qemu.sh" -t "$seconds" "$@" "$kernel" "$image" "$outdir/$name" "$command"
-	"$top/bats/harness/verdict.sh" "$outdir/$name" "$name" | record
+	"$top/bats/harness/verdict.sh" "$outdir/$name" "$name" "${DEATH:-}" | record
 }
 
 # The tests' tools in the guest; first the BAR the boot-parameter run needs.
@@ -69,7 +70,7 @@ done
 echo "check: guest tests (bats in QEMU, QEMU logging the device accesses)"
 # Besides the TAP stream, the guest reports where the edu BAR is.
 boot guest $((1200 * scale)) \
-	". /opt/mmio/pci.sh; echo edu_bar0 \$(edu_bar0)
+	". /opt/mmio/pci.sh; echo edu_bar0 \$(edu_bar0); echo e1000_bar0 \$(e1000_bar0)
 CPUS=2 $bats_run --timing /opt/mmio/bats" -T
 
 # The device oracle: what the tests traced against what QEMU saw.
@@ -92,7 +93,32 @@ boot cpus4 $((300 * scale)) "CPUS=4 $bats_run /opt/mmio/bats/cpus.bats" -c 4 -T
 edu=$(sed -n 's/^edu_bar0 //p' "$outdir/guest/output.log")
 echo "check: guest boot with mmiotrace boot parameters"
 boot bootparams $((300 * scale)) "$bats_run /opt/mmio/bats/boot/params.bats" \
-	-k "mmiotrace.trace_pc=1 mmiotrace.nommiotrace=1 mmiotrace.trace_isa=0 mmiotrace.filter_offset=${edu:-0}"
+	-k "mmiotrace.trace_pc=1 mmiotrace.nommiotrace=1 mmiotrace.trace_isa=0 mmiotrace.filter_offset=${edu:-0} mmiotrace.ranges=64k@0xfe000000,oops"
+
+# A built-in driver traced from boot: e1000's probe, against QEMU's record
+# of the device from its first access.
+e1000=$(sed -n 's/^e1000_bar0 //p' "$outdir/guest/output.log")
+echo "check: guest boot tracing e1000 from boot"
+boot capture $((300 * scale)) "$bats_run /opt/mmio/bats/boot/capture.bats" -T \
+	-k "mmiotrace.ranges=128k@${e1000:-0} trace_event=mmiotrace:*"
+"$top/bats/harness/oracle.py" "$outdir/capture" | record
+
+# The flight recorder: accesses to edu kept across the three ways a
+# machine dies, each a boot that resets and boots again (bats/boot/crash.sh).
+flight_args="reserve_mem=1M:4096:flight trace_instance=flight@flight,mmiotrace mmiotrace.ranges=1M@${edu:-0}"
+echo "check: flight recorder, sysrq b"
+DEATH='sysrq: Resetting' boot crash-sysrq $((300 * scale)) "bash /opt/mmio/bats/boot/crash.sh sysrq" \
+	-T -R -k "$flight_args"
+"$top/bats/harness/oracle.py" "$outdir/crash-sysrq" | record
+echo "check: flight recorder, panic"
+DEATH='sysrq: Trigger a crash' boot crash-panic $((300 * scale)) "bash /opt/mmio/bats/boot/crash.sh panic" \
+	-T -R -k "$flight_args panic=1"
+"$top/bats/harness/oracle.py" "$outdir/crash-panic" | record
+echo "check: flight recorder, a hang that a watchdog resets"
+DEATH='mmiotouch: hanging with interrupts off' boot crash-hang $((300 * scale)) \
+	"bash /opt/mmio/bats/boot/crash.sh hang" -T -R -k "$flight_args" \
+	-x "-device i6300esb -action watchdog=reset"
+"$top/bats/harness/oracle.py" "$outdir/crash-hang" | record
 
 # The stress set: the whole fuzz corpus and concurrent stress, on two CPUs
 # and on one (maxcpus=1).

@@ -12,6 +12,12 @@ traced access to the last every access to the range goes through an armed
 page. Events narrower than the scenario's minimum width were left out by
 the guest: the device refuses them and QEMU logs nothing for them.
 
+A scenario may ask for more (a last word on its ORACLE BEGIN line):
+"first", the run starts at the first access QEMU logged for the range (a
+boot-time trace missed nothing); "exact", each CPU's accesses are all that
+QEMU logged of that CPU for the range, from the first to the last (a
+flight recorder kept everything up to the end).
+
 usage: oracle.py OUTDIR
 Prints one TAP line per scenario ("ok - oracle: NAME ..." or "not ok"),
 with the first mismatching pair on failure; exits 1 if any failed.
@@ -25,7 +31,7 @@ QEMU_LINE = re.compile(
 
 
 def scenarios(path):
-    """Yield (name, phys, size, {cpu: [(type, width, addr, value)]})."""
+    """Yield (name, phys, size, mode, {cpu: [(type, width, addr, value)]})."""
     current = None
     for line in open(path, errors="replace"):
         words = line.split()
@@ -33,7 +39,8 @@ def scenarios(path):
             continue
         if words[:2] == ["ORACLE", "BEGIN"]:
             name, phys, size = words[2], int(words[3], 0), int(words[4], 0)
-            current, events, cpu = (name, phys, size), {}, None
+            mode = words[6] if len(words) > 6 else "run"
+            current, events, cpu = (name, phys, size, mode), {}, None
         elif words[:2] == ["ORACLE", "END"] and current:
             yield current + (events,)
             current = None
@@ -88,11 +95,28 @@ def find_run(traced, device):
     return False, best
 
 
-def check(name, phys, size, events, log):
+def check_bounds(name, mode, cpu, traced, device, start):
+    """The mode's demand on where the run lies, or None if it holds."""
+    if mode in ("first", "exact") and start != 0:
+        return ("%s: cpu %d: the device saw %d accesses before the trace's "
+                "first, the first %s" % (name, cpu, start, fmt(device[0])))
+    if mode == "exact" and start + len(traced) != len(device):
+        return ("%s: cpu %d: the device saw %d accesses after the trace's "
+                "last, the first %s" % (name, cpu,
+                                        len(device) - start - len(traced),
+                                        fmt(device[start + len(traced)])))
+    return None
+
+
+def check(name, phys, size, mode, events, log):
     device = log[(phys, phys + size)]
     total = sum(len(e) for e in events.values())
     if not total:
         return False, "%s: the trace holds no access to check" % name
+    if mode == "exact":
+        for cpu in sorted(set(device) - {c for c, e in events.items() if e}):
+            return False, ("%s: cpu %d: the device saw %d accesses, the trace "
+                           "none" % (name, cpu, len(device[cpu])))
     for cpu, traced in sorted(events.items()):
         if not traced:
             continue
@@ -102,10 +126,14 @@ def check(name, phys, size, events, log):
             return False, ("%s: cpu %d: access %d of %d differs: trace %s, "
                            "device %s" % (name, cpu, i + 1, len(traced),
                                           fmt(ours), fmt(theirs)))
+        wrong = check_bounds(name, mode, cpu, traced, device[cpu], where)
+        if wrong:
+            return False, wrong
     cpus = ", ".join("cpu %d: %d" % (cpu, len(e))
                      for cpu, e in sorted(events.items()) if e)
-    return True, "%s: %d accesses match the device's record (%s)" % (
-        name, total, cpus)
+    whole = {"first": ", from its first", "exact": ", all of it"}
+    return True, "%s: %d accesses match the device's record%s (%s)" % (
+        name, total, whole.get(mode, ""), cpus)
 
 
 def main(outdir):
@@ -114,10 +142,10 @@ def main(outdir):
         print("not ok - oracle: no scenario recorded (%s/oracle.log)" % outdir)
         return 1
     log = device_log(outdir + "/qemu-trace.log",
-                     {(phys, phys + size) for _, phys, size, _ in recorded})
+                     {(phys, phys + size) for _, phys, size, _, _ in recorded})
     failed = 0
-    for name, phys, size, events in recorded:
-        ok, text = check(name, phys, size, events, log)
+    for name, phys, size, mode, events in recorded:
+        ok, text = check(name, phys, size, mode, events, log)
         print("%s - oracle: %s" % ("ok" if ok else "not ok", text))
         failed += not ok
     return 1 if failed else 0

@@ -1,13 +1,16 @@
 #!/bin/bash
 # Judge one guest run made by initramfs/run-qemu.sh.
-# usage: verdict.sh OUTDIR LABEL
+# usage: verdict.sh OUTDIR LABEL [DEATH_ERE]
 # Prints one "ok"/"not ok" line per guest test and per harness check
 # (reported back, TAP plan complete, kernel log clean), prefixed by LABEL;
 # a failed test is followed by its "#" diagnostic lines (expected and
 # actual) and the log to open. Exits 1 when anything failed, with the
-# first reason on stderr.
+# first reason on stderr. DEATH_ERE: a run whose guest ends a boot on
+# purpose (a panic, a reset) and boots again; the kernel log from the line
+# that matches it to the next boot's first line is the death asked for, and
+# is not judged.
 set -u
-outdir=$1 label=$2
+outdir=$1 label=$2 death=${3:-}
 status=$(cat "$outdir/status" 2>/dev/null || echo missing)
 # Kernel messages that fail a run whatever the tests said; the guest's
 # per-test check uses the same list.
@@ -67,7 +70,14 @@ if [ "$status" != timeout ] && [ "${status%% *}" != noreport ] && [ "$status" !=
 	result FAIL "guest command exited with status $status"
 fi
 
-splat=$(grep -n -m1 -E -f "$splats" "$outdir/console.log" 2>/dev/null)
+# The kernel log to judge, with "console.log:LINE:" kept right.
+judged_log() {
+	awk -v death="$death" '
+		death != "" && $0 ~ death { dying = 1 }
+		/Linux version / { dying = 0 }
+		!dying { print NR ":" $0 }' "$outdir/console.log" 2>/dev/null
+}
+splat=$(judged_log | grep -m1 -E -f <(sed 's/^/^[0-9]+:.*/' "$splats"))
 if [ -n "$splat" ]; then
 	result FAIL "guest kernel log clean (console.log:${splat})"
 else

@@ -43,6 +43,9 @@
  *                                     vmap_pfn() and pstore make them: not
  *                                     an ioremap() mapping
  *   warn | panic                      WARN() or panic() (harness self-tests)
+ *   hang                              spin with interrupts off for good: a
+ *                                     dead machine that only a watchdog
+ *                                     ends (the flight recorder's test)
  *
  * "value" holds the last value read (for insn: the whole destination
  * register afterwards), "elapsed_ns" the duration of the last
@@ -741,6 +744,12 @@ static int run_command(int argc, char **argv)
 	}
 	if (!strcmp(argv[0], "panic") && argc == 1)
 		panic("mmiotouch: panic requested by the harness self-test\n");
+	if (!strcmp(argv[0], "hang") && argc == 1) {
+		pr_emerg("hanging with interrupts off, as asked\n");
+		local_irq_disable();
+		for (;;)
+			cpu_relax();
+	}
 	if (!strcmp(argv[0], "repeat")) {
 		if (argc < 3 || kstrtou64(argv[1], 0, &count) || !count)
 			return -EINVAL;

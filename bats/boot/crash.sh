@@ -1,0 +1,45 @@
+#!/bin/bash
+# The flight recorder, run by make check as the command of a boot that the
+# guest ends itself (run-qemu.sh -R: a warm reset keeps the guest's RAM and
+# boots it again, with the same command line), with
+#   reserve_mem=1M:4096:flight trace_instance=flight@flight,mmiotrace
+#   mmiotrace.ranges=1M@<edu BAR0>
+# usage: crash.sh sysrq|panic|hang
+# First boot, the instance "flight" empty: mmiotouch makes the accesses of
+# flight_sequence (helpers.bash) to edu, then the machine dies KIND's way:
+#   sysrq  echo b > /proc/sysrq-trigger: an immediate reset
+#   panic  echo c > /proc/sysrq-trigger: a panic, which panic=1 resets
+#   hang   a CPU spins with interrupts off: i6300esb's watchdog resets
+# Second boot: crash.bats judges what the instance kept; the guest powers
+# off afterwards (mmio_end=poweroff).
+kind=$1
+flight=/sys/kernel/tracing/instances/flight
+case $kind in
+sysrq|panic|hang) ;;
+*) echo "crash.sh: unknown way to die '$kind'"; exit 2 ;;
+esac
+[ -d "$flight" ] || { echo "crash.sh: no instance flight (reserve_mem=, trace_instance=?)"; exit 1; }
+
+if grep -q ': mmio_' "$flight/trace"; then
+	export CRASH_KIND=$kind
+	exec bats --formatter tap /opt/mmio/bats/boot/crash.bats
+fi
+
+# On the last CPU, not the boot CPU: its buffer in the instance is only
+# looked at when it comes up in the next boot.
+taskset -p 2 $$ > /dev/null || exit 1
+insmod /opt/mmio/modules/mmiotouch.ko || exit 1
+. /opt/mmio/bats/helpers.bash
+flight_sequence | while read -r command; do
+	echo "$command" > "$TOUCH/ctl" || exit 1
+done || exit 1
+case $kind in
+sysrq) echo b > /proc/sysrq-trigger ;;
+panic) echo c > /proc/sysrq-trigger ;;
+hang)
+	# Armed with a 2 s timeout and never pinged again.
+	watchdog -T 2 -t 3600 /dev/watchdog || exit 1
+	echo hang > "$TOUCH/ctl" ;;
+esac
+echo "crash.sh: the machine survived '$kind'"
+exit 1
