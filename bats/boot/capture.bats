@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Run by make check in a boot of its own, with
-#   mmiotrace.ranges=128k@<e1000 BAR0> trace_event=mmiotrace:*
+#   mmiotrace.ranges=64k@<e1000 BAR0>,64K@<BAR0 + 64k> trace_event=mmiotrace:*
 # e1000 is built in and has no option ROM (run-qemu.sh): the kernel's probe
 # is the first thing that touches the device, and is traced from its first
 # access.
@@ -39,7 +39,7 @@ boot_events() {
 	[[ "$first" =~ ^mmio_map\ map_id=([0-9]+)\ phys=$E1000\ virt=0x[0-9a-f]+\ len=$E1000_LEN$ ]]
 	id=${BASH_REMATCH[1]}
 	# Every other event is an access of that mapping, to its BAR.
-	[ "$(boot_events | tail -n +2 | grep -vc "^mmio_\(read\|write\): phys=0x[0-9a-f]* value=0x[0-9a-f]* width=[1248] map_id=$id pc=0x0$")" = 0 ]
+	[ "$(boot_events | tail -n +2 | grep -Evc "^mmio_(read|write) phys=0x[0-9a-f]+ value=0x[0-9a-f]+ width=[1248] map_id=$id pc=0x0$")" = 0 ]
 	# The probe reads the MAC address from the EEPROM, which an 82540
 	# clocks bit by bit through EECD (0x10).
 	[ "$(event_accesses | awk -v eecd="$(hex $((E1000 + 0x10)))" '$1 == "W" && $3 == eecd' | wc -l)" -gt 64 ]

@@ -99,13 +99,15 @@ boot bootparams $((300 * scale)) "$bats_run /opt/mmio/bats/boot/params.bats" \
 # of the device from its first access.
 e1000=$(sed -n 's/^e1000_bar0 //p' "$outdir/guest/output.log")
 echo "check: guest boot tracing e1000 from boot"
+# Its 128k BAR as two halves, which the set merges.
+e1000_half=$(printf '0x%x' $((${e1000:-0} + 0x10000)))
 boot capture $((300 * scale)) "$bats_run /opt/mmio/bats/boot/capture.bats" -T \
-	-k "mmiotrace.ranges=128k@${e1000:-0} trace_event=mmiotrace:*"
+	-k "mmiotrace.ranges=64k@${e1000:-0},64K@$e1000_half trace_event=mmiotrace:*"
 "$top/bats/harness/oracle.py" "$outdir/capture" | record
 
 # The flight recorder: accesses to edu kept across the three ways a
 # machine dies, each a boot that resets and boots again (bats/boot/crash.sh).
-flight_args="reserve_mem=1M:4096:flight trace_instance=flight@flight,mmiotrace mmiotrace.ranges=1M@${edu:-0}"
+flight_args="reserve_mem=2M:4096:flight trace_instance=flight@flight,mmiotrace mmiotrace.ranges=1M@${edu:-0}"
 echo "check: flight recorder, sysrq b"
 DEATH='sysrq: Resetting' boot crash-sysrq $((300 * scale)) "bash /opt/mmio/bats/boot/crash.sh sysrq" \
 	-T -R -k "$flight_args"
@@ -119,6 +121,9 @@ DEATH='mmiotouch: hanging with interrupts off' boot crash-hang $((300 * scale)) 
 	"bash /opt/mmio/bats/boot/crash.sh hang" -T -R -k "$flight_args" \
 	-x "-device i6300esb -action watchdog=reset"
 "$top/bats/harness/oracle.py" "$outdir/crash-hang" | record
+echo "check: flight recorder, cleared before a reset"
+DEATH='sysrq: Resetting' boot crash-cleared $((300 * scale)) "bash /opt/mmio/bats/boot/crash.sh cleared" \
+	-R -k "$flight_args reserve_mem=256k:4096:phase trace_instance=phase@phase"
 
 # The stress set: the whole fuzz corpus and concurrent stress, on two CPUs
 # and on one (maxcpus=1).
