@@ -357,12 +357,13 @@ int cmd_last_boot(int argc, char **argv)
 	free(text);
 	if (ret)
 		return ret;
-	say_source(&c, name);
 	/* Never empty the only record of the last boot before it is safely out. */
 	if (ferror(stdout)) {
-		fprintf(stderr, "mmioctl: standard output: %s: instance %s left as it was\n",
-			strerror(errno ? errno : EIO), name);
+		/* close_stdout() in mmioctl.c says why. */
+		fprintf(stderr, "mmioctl: instance %s left as it was: its events did not all reach standard output\n",
+			name);
 		return EXIT_REFUSED;
 	}
+	say_source(&c, name);
 	return clear ? clear_flight(name) : 0;
 }
