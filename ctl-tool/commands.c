@@ -31,34 +31,38 @@ static void warn_if_set_empty(void)
 	fprintf(stderr, "mmioctl: the range set is empty: every mapping made while tracing is traced\n");
 }
 
+/* The range ADDR SIZE of the command line; a usage error says what is wrong. */
+static int range_args(const char *addr, const char *size, struct mmio_range *range)
+{
+	if (parse_u64(addr, &range->start))
+		return usage_error("invalid address '%s': expected decimal or 0x hex", addr);
+	if (parse_size(size, &range->len))
+		return usage_error("invalid size '%s': expected bytes, 0x hex, or a k/M/G suffix",
+				   size);
+	if (range->len > UINT64_MAX - range->start)
+		return usage_error("range %s %s runs past the end of the address space", addr, size);
+	return 0;
+}
+
 /* "0xSTART 0xSIZE\n" lines of ADDR SIZE pairs, PREFIX before each. */
 static int range_lines(int argc, char **argv, const char *prefix, char **lines)
 {
 	size_t size = (size_t)argc / 2 * RANGE_LINE_MAX + 1, used = 0;
-	uint64_t start, len;
-	int i;
+	struct mmio_range range;
+	int i, ret;
 
 	*lines = malloc(size);
 	if (!*lines)
 		return system_error("malloc");
 	(*lines)[0] = '\0';
 	for (i = 0; i + 1 < argc; i += 2) {
-		if (parse_u64(argv[i], &start)) {
+		ret = range_args(argv[i], argv[i + 1], &range);
+		if (ret) {
 			free(*lines);
-			return usage_error("invalid address '%s': expected decimal or 0x hex", argv[i]);
-		}
-		if (parse_size(argv[i + 1], &len)) {
-			free(*lines);
-			return usage_error("invalid size '%s': expected bytes, 0x hex, or a k/M/G suffix",
-					   argv[i + 1]);
-		}
-		if (len > UINT64_MAX - start) {
-			free(*lines);
-			return usage_error("range %s %s runs past the end of the address space",
-					   argv[i], argv[i + 1]);
+			return ret;
 		}
 		used += snprintf(*lines + used, size - used, "%s0x%" PRIx64 " 0x%" PRIx64 "\n",
-				 prefix, start, len);
+				 prefix, range.start, range.len);
 	}
 	return 0;
 }
@@ -244,28 +248,30 @@ int read_pci_bar(const char *bdf, unsigned int bar, struct pci_bar *res)
 }
 
 /*
- * add-pci BDF [BAR]: the memory BARs of a PCI device, from sysfs
- * "resource": the one asked for, or every one that has an address.
+ * The ranges of add-pci BDF [BAR] (BAR_ARG NULL: omitted), from sysfs
+ * "resource": the BAR asked for, or every memory BAR that has an address,
+ * into RANGES (6 of them), their number in *N. A usage error, or why the
+ * device has none, is said.
  */
-int cmd_add_pci(int argc, char **argv)
+static int pci_ranges(const char *bdf_arg, const char *bar_arg, struct mmio_range *ranges,
+		      unsigned int *n)
 {
-	char bdf[32], path[4096], line[256], lines[6 * RANGE_LINE_MAX + 1] = "";
+	char bdf[32], path[4096], line[256];
 	unsigned int want = 0, bar;
 	struct pci_bar res;
-	size_t used = 0;
 	FILE *file;
 
-	if (parse_bdf(argv[1], bdf, sizeof(bdf)))
+	*n = 0;
+	if (parse_bdf(bdf_arg, bdf, sizeof(bdf)))
 		return usage_error("invalid PCI address '%s': expected [[DOMAIN:]BUS:]DEV.FN",
-				   argv[1]);
-	if (argc == 3) {
-		if (parse_bar(argv[2], &want))
-			return usage_error("invalid BAR '%s': expected 0 to 5", argv[2]);
+				   bdf_arg);
+	if (bar_arg) {
+		if (parse_bar(bar_arg, &want))
+			return usage_error("invalid BAR '%s': expected 0 to 5", bar_arg);
 		if (read_pci_bar(bdf, want, &res))
 			return EXIT_REFUSED;
-		snprintf(lines, sizeof(lines), "0x%" PRIx64 " 0x%" PRIx64 "\n",
-			 res.start, res.end - res.start + 1);
-		return write_file(control_path("ranges"), lines, O_APPEND);
+		ranges[(*n)++] = (struct mmio_range){ res.start, res.end - res.start + 1 };
+		return 0;
 	}
 	file = open_pci_resource(bdf, path, sizeof(path));
 	if (!file)
@@ -277,16 +283,177 @@ int cmd_add_pci(int argc, char **argv)
 			return EXIT_REFUSED;
 		}
 		if (!bar_problem(&res))
-			used += snprintf(lines + used, sizeof(lines) - used,
-					 "0x%" PRIx64 " 0x%" PRIx64 "\n",
-					 res.start, res.end - res.start + 1);
+			ranges[(*n)++] = (struct mmio_range){ res.start, res.end - res.start + 1 };
 	}
 	fclose(file);
-	if (!used) {
+	if (!*n) {
 		fprintf(stderr, "mmioctl: %s has no memory BAR with an address\n", bdf);
 		return EXIT_REFUSED;
 	}
+	return 0;
+}
+
+/* add-pci BDF [BAR]: the device's memory BARs added to the set. */
+int cmd_add_pci(int argc, char **argv)
+{
+	char lines[6 * RANGE_LINE_MAX + 1] = "";
+	struct mmio_range ranges[6];
+	unsigned int n, i;
+	size_t used = 0;
+	int ret;
+
+	ret = pci_ranges(argv[1], argc == 3 ? argv[2] : NULL, ranges, &n);
+	if (ret)
+		return ret;
+	for (i = 0; i < n; i++)
+		used += snprintf(lines + used, sizeof(lines) - used, "0x%" PRIx64 " 0x%" PRIx64 "\n",
+				 ranges[i].start, ranges[i].len);
 	return write_file(control_path("ranges"), lines, O_APPEND);
+}
+
+/* The kernel command line of x86 holds COMMAND_LINE_SIZE bytes with its NUL. */
+#define BOOT_LINE_MAX	(2048 - 1)
+
+/* What boot-params was asked for. */
+struct boot_request {
+	struct mmio_range *ranges;
+	unsigned int n;
+	bool pci;			/* an add-pci TARGET: BAR addresses of this boot */
+	uint64_t flight_size;		/* 0: no --flight */
+};
+
+/* --flight or --flight=SIZE (a multiple of the page, reserve_mem's unit). */
+static int flight_option(const char *arg, struct boot_request *req)
+{
+	if (!strcmp(arg, "--flight")) {
+		req->flight_size = 2 << 20;
+		return 0;
+	}
+	if (parse_size(arg + 9, &req->flight_size) || req->flight_size % 4096)
+		return usage_error("invalid flight recorder size '%s': expected bytes, 0x hex, or a k/M/G suffix, a multiple of 4k",
+				   arg + 9);
+	return 0;
+}
+
+/* The options and TARGETs of boot-params, each checked, the BARs read. */
+static int boot_targets(int argc, char **argv, struct boot_request *req)
+{
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		unsigned int n;
+
+		if (!strcmp(arg, "--flight") || !strncmp(arg, "--flight=", 9)) {
+			ret = flight_option(arg, req);
+		} else if (!strcmp(arg, "add-pci")) {
+			const char *bar = NULL;
+
+			if (i + 1 == argc)
+				return usage_error("add-pci needs a BDF");
+			/* After BDF, a word 0 to 5 is its BAR: no range starts there. */
+			if (i + 2 < argc && strlen(argv[i + 2]) == 1 && strchr("012345", argv[i + 2][0]))
+				bar = argv[i + 2];
+			ret = pci_ranges(argv[i + 1], bar, req->ranges + req->n, &n);
+			req->n += n;
+			req->pci = true;
+			i += bar ? 2 : 1;
+		} else if (arg[0] == '-') {
+			return usage_error("unknown option '%s'", arg);
+		} else if (i + 1 == argc) {
+			return usage_error("address '%s' without a SIZE", arg);
+		} else {
+			ret = range_args(arg, argv[i + 1], &req->ranges[req->n++]);
+			i++;
+		}
+		if (ret)
+			return ret;
+	}
+	if (!req->n)
+		return usage_error("boot-params needs a TARGET: add-pci BDF [BAR], or ADDR SIZE");
+	if (instance && !req->flight_size)
+		return usage_error("-i NAME names the flight recorder's instance: give --flight too");
+	return 0;
+}
+
+/* The name of the flight recorder, for both trace_instance= and reserve_mem=. */
+static int check_flight(const char *name)
+{
+	switch (check_flight_name(name)) {
+	case 0:
+		return 0;
+	case -2:
+		return usage_error("instance name '%s' is longer than %d bytes, what reserve_mem= keeps",
+				   name, FLIGHT_NAME_MAX);
+	case -3:
+		return usage_error("instance name '%s' starts with a digit: trace_instance= would read it as an address",
+				   name);
+	default:
+		return usage_error("invalid instance name '%s'", name);
+	}
+}
+
+/* The line of parameters, into the malloc()ed *LINE. */
+static int boot_line(const struct boot_request *req, const char *name, char **line)
+{
+	size_t size = (size_t)req->n * (BOOT_SIZE_MAX + 20) + 256, used;
+	char text[BOOT_SIZE_MAX];
+	unsigned int i;
+
+	*line = malloc(size);
+	if (!*line)
+		return system_error("malloc");
+	used = snprintf(*line, size, "mmiotrace.ranges=");
+	for (i = 0; i < req->n; i++) {
+		format_boot_size(req->ranges[i].len, text, sizeof(text));
+		used += snprintf(*line + used, size - used, "%s%s@0x%" PRIx64, i ? "," : "", text,
+				 req->ranges[i].start);
+	}
+	if (!req->flight_size) {
+		snprintf(*line + used, size - used, " trace_event=mmiotrace:*");
+		return 0;
+	}
+	format_boot_size(req->flight_size, text, sizeof(text));
+	snprintf(*line + used, size - used, " reserve_mem=%s:4096:%s trace_instance=%s@%s,mmiotrace",
+		 text, name, name, name);
+	return 0;
+}
+
+/*
+ * boot-params [--flight[=SIZE]] [-i NAME] TARGET...: the kernel parameters
+ * that trace TARGETs from boot, through the events of the top-level
+ * buffer, or with --flight into a boot-mapped instance that survives a
+ * warm reboot (last-boot reads it).
+ */
+int cmd_boot_params(int argc, char **argv)
+{
+	struct boot_request req = { 0 };
+	const char *name = instance ? instance : FLIGHT_INSTANCE;
+	char *line;
+	size_t len;
+	int ret;
+
+	req.ranges = calloc(argc, 6 * sizeof(*req.ranges));
+	if (!req.ranges)
+		return system_error("calloc");
+	ret = boot_targets(argc, argv, &req);
+	if (!ret && req.flight_size)
+		ret = check_flight(name);
+	if (!ret)
+		ret = boot_line(&req, name, &line);
+	free(req.ranges);
+	if (ret)
+		return ret;
+	len = strlen(line);
+	if (len > BOOT_LINE_MAX)
+		ret = usage_error("the parameters take %zu bytes, more than the %d of the x86 kernel command line",
+				  len, BOOT_LINE_MAX);
+	else
+		printf("%s\n", line);
+	free(line);
+	if (!ret && req.pci)
+		fprintf(stderr, "mmioctl: the BAR addresses are those this boot assigned: they stay while the firmware and the slots do\n");
+	return ret;
 }
 
 /* maps: the mappings file, with a header over its columns. */

@@ -15,6 +15,9 @@ extern const char *instance;
 /* What record -e and hist use without --instance. */
 #define DEFAULT_INSTANCE	"mmioctl"
 
+/* The boot-mapped instance of last-boot and boot-params --flight without --instance. */
+#define FLIGHT_INSTANCE		"flight"
+
 /* Where a finished session's histograms are kept, under --root. */
 #define SAVED_HISTS_DIR		"/run/mmioctl"
 

@@ -74,6 +74,13 @@ static const struct command commands[] = {
 	  "per register: accesses, values, polling loops", 0 },
 	{ "diff", "[--map FILE[@ADDR]]... A B", 2, -1, cmd_diff,
 	  "compare two traces by register, section by section", 0 },
+	{ "convert", "[TRACE|-]", 0, 1, cmd_convert,
+	  "an events trace (an instance's trace) in the stock format", 0 },
+	{ "last-boot", "[-i NAME] [--clear]", 0, 1, cmd_last_boot,
+	  "the previous boot's events of a flight recorder, converted", INSTANCE },
+	{ "boot-params", "[--flight[=SIZE]] [-i NAME] TARGET...", 1, -1, cmd_boot_params,
+	  "kernel parameters to trace TARGETs (add-pci BDF [BAR], ADDR SIZE) from boot",
+	  INSTANCE },
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
@@ -95,13 +102,16 @@ static void usage(FILE *out)
 	}
 	fprintf(out, "\n  -i, --instance=NAME\n"
 		"                   the mmiotrace events of trace instance NAME, not the tracer\n"
-		"                   (record -e and hist: instance mmioctl unless given)\n"
+		"                   (record -e and hist: instance mmioctl unless given;\n"
+		"                   last-boot and boot-params --flight: instance flight)\n"
 		"  -r, --root=DIR   prefix every path with DIR (or MMIOCTL_ROOT), for tests\n"
 		"  -h, --help       this text; COMMAND --help: that command's\n"
 		"  -V, --version    the version\n"
 		"Exit status: 0 success, 1 refused by the kernel or the system, or a trace or\n"
 		"map refused, 2 usage error; record -- COMMAND exits with the command's status;\n"
-		"diff: 0 the same, 1 different, 2 trouble.\n");
+		"diff: 0 the same, 1 different, 2 trouble.\n"
+		"TARGET of boot-params: add-pci BDF [BAR] (a word 0 to 5 after BDF is its BAR)\n"
+		"or ADDR SIZE, as the commands add-pci and add take them.\n");
 }
 
 static int command_usage(const struct command *cmd, FILE *out)

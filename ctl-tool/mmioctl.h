@@ -49,6 +49,11 @@ const char *bar_problem(const struct pci_bar *res);
 FILE *open_pci_resource(const char *bdf, char *path, size_t size);
 int read_pci_bar(const char *bdf, unsigned int bar, struct pci_bar *res);
 
+/* A physical range, [start, start + len). */
+struct mmio_range {
+	uint64_t start, len;
+};
+
 /* commands.c and record.c: argv[0] is the command's name */
 int cmd_add(int argc, char **argv);
 int cmd_del(int argc, char **argv);
@@ -70,6 +75,11 @@ int cmd_reset(int argc, char **argv);
 int cmd_buffer(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
+int cmd_boot_params(int argc, char **argv);
+
+/* convert.c */
+int cmd_convert(int argc, char **argv);
+int cmd_last_boot(int argc, char **argv);
 
 /* overrides.c */
 int cmd_override(int argc, char **argv);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,7 +240,11 @@ int check_instance_name(const char *name)
 	return 0;
 }
 
-int classify_event_line(const char *line)
+/*
+ * The first ": NAME:" of an event in LINE that ends its name: its type,
+ * where it is, and its length; -1 if there is none.
+ */
+static int find_event(const char *line, const char **where, size_t *len)
 {
 	static const struct {
 		const char *pattern;
@@ -270,9 +275,351 @@ int classify_event_line(const char *line)
 		if (at && (!first || at < first)) {
 			first = at;
 			type = events[i].type;
+			*len = strlen(events[i].pattern);
 		}
 	}
+	*where = first;
 	return type;
+}
+
+int classify_event_line(const char *line)
+{
+	const char *where;
+	size_t len;
+
+	return find_event(line, &where, &len);
+}
+
+/* WHY (EVENT_WHY_MAX bytes) from FMT; returns -1. */
+static __attribute__((format(printf, 2, 3))) int malformed(char *why, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(why, EVENT_WHY_MAX, fmt, args);
+	va_end(args);
+	return -1;
+}
+
+/* "malformed NAME= field 'VALUE'" for the value at VALUE. */
+static int bad_field(char *why, const char *name, const char *value)
+{
+	return malformed(why, "malformed %s= field '%.*s'", name, (int)strcspn(value, " "), value);
+}
+
+/* The timestamp that ends at END: "secs.frac", 1 to 9 digits of fraction. */
+static int event_time(const char *line, const char *end, uint64_t *us)
+{
+	const char *start = end, *dot = NULL, *p;
+	uint64_t secs = 0, frac = 0;
+	size_t digits;
+
+	while (start > line && start[-1] != ' ')
+		start--;
+	for (p = start; p < end; p++) {
+		if (*p == '.' && !dot)
+			dot = p;
+		else if (!isdigit((unsigned char)*p))
+			return -1;
+	}
+	digits = dot ? end - dot - 1 : 0;
+	if (!dot || dot == start || dot - start > 10 || !digits || digits > 9)
+		return -1;
+	for (p = start; p < dot; p++)
+		secs = secs * 10 + (*p - '0');
+	for (p = dot + 1; p < end; p++)
+		frac = frac * 10 + (*p - '0');
+	for (; digits < 6; digits++)
+		frac *= 10;
+	for (; digits > 6; digits--)
+		frac /= 10;
+	*us = secs * 1000000 + frac;
+	return 0;
+}
+
+/* The value of field NAME in FIELDS, a "NAME=" at the start of a word; NULL if none. */
+static const char *field(const char *fields, const char *name)
+{
+	size_t len = strlen(name);
+	const char *at = fields;
+
+	while ((at = strstr(at, name))) {
+		if ((at == fields || at[-1] == ' ') && at[len] == '=')
+			return at + len + 1;
+		at += len;
+	}
+	return NULL;
+}
+
+/* The word at S, up to a blank or the end, into BUF (SIZE bytes); -1 if too long. */
+static int word(const char *s, char *buf, size_t size)
+{
+	size_t len = strcspn(s, " ");
+
+	if (len >= size)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return 0;
+}
+
+/*
+ * A number as either format prints it: 0x hex (options/fields adds " (N)",
+ * which is left alone), decimal with an optional '-' (into *NEGATIVE), or
+ * options/fields' "(N)" and "'c'(N)" of a one-byte field.
+ */
+static int field_number(const char *value, uint64_t *v, bool *negative)
+{
+	char text[32], *num = text;
+	size_t len;
+
+	if (word(value, text, sizeof(text)))
+		return -1;
+	if (text[0] == '\'') {
+		if (strlen(text) < 4 || text[2] != '\'')
+			return -1;
+		num = text + 3;
+	}
+	if (num[0] == '(' || num != text) {
+		len = strlen(num);
+		if (len < 3 || num[0] != '(' || num[len - 1] != ')')
+			return -1;
+		num[len - 1] = '\0';
+		num++;
+	}
+	*negative = num[0] == '-';
+	if (*negative && (num[1] == '0' && num[2]))
+		return -1;	/* "-0x..." and "-01" */
+	return parse_u64(num + *negative, v);
+}
+
+/* Field NAME as a number of up to MAX; *WHY says why not. */
+static int field_u64(const char *fields, const char *name, uint64_t max, uint64_t *v, char *why)
+{
+	const char *value = field(fields, name);
+	bool negative;
+
+	if (!value)
+		return malformed(why, "no %s= field", name);
+	if (field_number(value, v, &negative) || negative || *v > max)
+		return bad_field(why, name, value);
+	return 0;
+}
+
+/*
+ * map_id, an int: "-1", or options/fields' "0xffffffff (-1)"; within what
+ * the stock format's parser reads back, -0x7fffffff to 0x7fffffff.
+ */
+static int field_map_id(const char *fields, long *id, char *why)
+{
+	const char *value = field(fields, "map_id");
+	bool negative;
+	uint64_t v;
+
+	long id_value;
+
+	if (!value)
+		return malformed(why, "no map_id= field");
+	if (field_number(value, &v, &negative) || v > 0xffffffffULL)
+		return bad_field(why, "map_id", value);
+	id_value = negative ? -(long)v : (long)(int32_t)(uint32_t)v;
+	if (id_value < -0x7fffffffL || id_value > 0x7fffffffL)
+		return bad_field(why, "map_id", value);
+	*id = id_value;
+	return 0;
+}
+
+/* override=: the event format's words, or options/fields' number. */
+static int field_override(const char *fields, enum event_type type, struct event_line *e,
+			  char *why)
+{
+	static const char *const words[] = { "none", "mixed", "replaced", "dropped" };
+	const char *value = field(fields, "override");
+	char text[32];
+	uint64_t v;
+	bool negative;
+	size_t i;
+
+	e->override = 0;
+	if (!value)
+		return 0;
+	for (i = 1; i < 4; i++)
+		if (!word(value, text, sizeof(text)) && !strcmp(text, words[i]))
+			break;
+	if (i < 4)
+		e->override = i;
+	else if (!field_number(value, &v, &negative) && !negative && v < 4)
+		e->override = v;
+	else
+		return bad_field(why, "override", value);
+	/* The kernel overrides reads (mixed, replaced) and drops writes. */
+	if ((type == EVENT_READ && e->override == 3) ||
+	    (type == EVENT_WRITE && (e->override == 1 || e->override == 2)))
+		return malformed(why, "override=%s on a %s", words[e->override],
+				 type == EVENT_READ ? "read" : "write");
+	/* Only options/fields prints device=; the event's format leaves it out. */
+	if (e->override != 1 || !field(fields, "device"))
+		return 0;
+	e->has_device = true;
+	return field_u64(fields, "device", UINT64_MAX, &e->device, why);
+}
+
+static int access_fields(const char *fields, enum event_type type, struct event_line *e,
+			 char *why)
+{
+	uint64_t width;
+
+	if (field_u64(fields, "phys", UINT64_MAX, &e->phys, why) ||
+	    field_u64(fields, "value", UINT64_MAX, &e->value, why) ||
+	    field_u64(fields, "width", 8, &width, why) || field_map_id(fields, &e->map_id, why) ||
+	    field_u64(fields, "pc", UINT64_MAX, &e->pc, why) ||
+	    field_override(fields, type, e, why))
+		return -1;
+	if (width != 1 && width != 2 && width != 4 && width != 8)
+		return malformed(why, "width %u is not 1, 2, 4 or 8", (unsigned int)width);
+	e->width = width;
+	if (width < 8 && e->value >> (width * 8))
+		return malformed(why, "value 0x%" PRIx64 " wider than %u bytes", e->value, e->width);
+	return 0;
+}
+
+/* opcode=: "0f,b7,02" as the event prints it, or options/fields' number. */
+static int field_opcode(const char *fields, struct event_line *e, char *why)
+{
+	const char *value = field(fields, "opcode");
+	unsigned long byte;
+	uint64_t v;
+	int i;
+
+	if (value && strcspn(value, " ") == 8 && value[2] == ',' && value[5] == ',') {
+		for (i = 0; i < 3; i++) {
+			if (hex_field(value + 3 * i, 2, 2, 0xff, &byte))
+				break;
+			e->opcode[i] = byte;
+		}
+		if (i == 3)
+			return 0;
+	}
+	if (value && value[0] == '0' && value[1] == 'x' &&
+	    !field_u64(fields, "opcode", 0xffffffffULL, &v, why)) {
+		for (i = 0; i < 3; i++)
+			e->opcode[i] = v >> (16 - 8 * i);
+		return 0;
+	}
+	return value ? bad_field(why, "opcode", value) : malformed(why, "no opcode= field");
+}
+
+/* A marker's text: the kernel's after "NAME: ", trace-cmd's print after its blanks. */
+static void marker_text(const char *text, bool print, struct event_line *e)
+{
+	static const char prefix[] = "tracing_mark_write: ";
+
+	if (print) {
+		text += strspn(text, " ");
+		if (!strncmp(text, prefix, sizeof(prefix) - 1))
+			text += sizeof(prefix) - 1;
+	} else if (*text == ' ') {
+		text++;
+	}
+	e->text = text;
+	e->text_len = strlen(text);
+}
+
+int parse_event_line(const char *line, struct event_line *e, char *why)
+{
+	const char *where, *fields;
+	size_t len;
+	int type = find_event(line, &where, &len);
+	uint64_t v;
+
+	if (type < 0)
+		return 0;
+	memset(e, 0, sizeof(*e));
+	e->type = type;
+	if (event_time(line, where, &e->time_us))
+		return malformed(why, "no timestamp (secs.usecs) before the event's name");
+	fields = where + len;
+	if (type == EVENT_MARK) {
+		/* where is ": print:" (trace-cmd) or ": tracing_mark_write:" */
+		marker_text(fields, where[2] == 'p', e);
+		return 1;
+	}
+	fields += strspn(fields, " ");
+	switch (type) {
+	case EVENT_READ:
+	case EVENT_WRITE:
+		return access_fields(fields, type, e, why) ? -1 : 1;
+	case EVENT_UNKNOWN:
+		return field_u64(fields, "phys", UINT64_MAX, &e->phys, why) ||
+		       field_opcode(fields, e, why) || field_map_id(fields, &e->map_id, why) ||
+		       field_u64(fields, "pc", UINT64_MAX, &e->pc, why) ? -1 : 1;
+	case EVENT_MAP:
+		if (field_map_id(fields, &e->map_id, why) ||
+		    field_u64(fields, "phys", UINT64_MAX, &e->phys, why) ||
+		    field_u64(fields, "virt", UINT64_MAX, &e->virt, why) ||
+		    field_u64(fields, "len", UINT64_MAX, &v, why))
+			return -1;
+		if (!v || e->phys + v - 1 < e->phys)
+			return malformed(why, "mapping of 0x%" PRIx64 " bytes at 0x%" PRIx64
+					 " is empty or runs past the end of the address space",
+					 v, e->phys);
+		e->len = v;
+		return 1;
+	default:	/* EVENT_UNMAP */
+		return field_map_id(fields, &e->map_id, why) ? -1 : 1;
+	}
+}
+
+int parse_lost_line(const char *line, uint64_t *lost)
+{
+	const char *p = line;
+	uint64_t n = 0;
+
+	if (strncmp(p, "CPU:", 4) || !isdigit((unsigned char)p[4]))
+		return -1;
+	for (p += 4; isdigit((unsigned char)*p); p++)
+		;
+	if (!strcmp(p, " [LOST EVENTS]")) {
+		*lost = 0;
+		return 0;
+	}
+	if (strncmp(p, " [LOST ", 7))
+		return -1;
+	for (p += 7; isdigit((unsigned char)*p); p++) {
+		if (n > (UINT64_MAX - (*p - '0')) / 10)
+			return -1;
+		n = n * 10 + (*p - '0');
+	}
+	if (strcmp(p, " EVENTS]") || p[-1] == ' ')
+		return -1;
+	*lost = n;
+	return 0;
+}
+
+int format_boot_size(uint64_t size, char *buf, size_t buf_size)
+{
+	static const struct {
+		unsigned int shift;
+		char suffix;
+	} units[] = { { 30, 'G' }, { 20, 'M' }, { 10, 'k' } };
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		if (size && !(size & ((1ULL << units[i].shift) - 1)))
+			return snprintf(buf, buf_size, "%" PRIu64 "%c", size >> units[i].shift,
+					units[i].suffix);
+	return snprintf(buf, buf_size, "%" PRIu64, size);
+}
+
+int check_flight_name(const char *name)
+{
+	if (check_instance_name(name))
+		return -1;
+	if (strlen(name) > FLIGHT_NAME_MAX)
+		return -2;
+	if (isdigit((unsigned char)name[0]))
+		return -3;
+	return 0;
 }
 
 /* Hex digits (1 to 16, as %llx prints) at *S, then past them. */

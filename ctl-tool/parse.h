@@ -124,6 +124,67 @@ enum event_type {
 int classify_event_line(const char *line);	/* an event_type, or -1 */
 
 /*
+ * An event line parsed for convert: the timestamp before the event's name,
+ * then the event's fields by name, as its format prints them
+ * ("phys=0xfea00004 value=0x55 width=4 map_id=1 pc=0x0 override=replaced")
+ * or as options/fields does ("phys=0xfea00004 (4271898628) ... map_id=0x1
+ * (1) width=(4) override=(2)"), which is also how the kernel prints the
+ * events a boot-mapped instance kept from a boot at another KASLR offset.
+ * Fields not needed are ignored; a needed one missing or malformed makes
+ * the line malformed. The timestamp is secs.frac, 1 to 9 digits of
+ * fraction; the time is kept in microseconds, as the stock format has it.
+ */
+#define EVENT_WHY_MAX	128
+struct event_line {
+	enum event_type type;
+	uint64_t time_us;
+	long map_id;			/* READ, WRITE, UNKNOWN, MAP, UNMAP */
+	uint64_t phys;			/* READ, WRITE, UNKNOWN, MAP */
+	uint64_t value, pc;		/* READ, WRITE; pc UNKNOWN too */
+	unsigned int width;		/* READ, WRITE: 1, 2, 4 or 8 */
+	/* READ, WRITE: 0 none; 1 mixed, 2 replaced (reads); 3 dropped (writes) */
+	unsigned int override;
+	uint64_t device;		/* mixed: what the device gave, if the line has it */
+	bool has_device;
+	unsigned char opcode[3];	/* UNKNOWN */
+	uint64_t virt, len;		/* MAP */
+	const char *text;		/* MARK: the marker, into the line */
+	size_t text_len;
+};
+
+/*
+ * LINE (NUL-terminated, no newline): 1 an mmiotrace event or a marker,
+ * parsed into *E; 0 any other line; -1 a malformed one, WHY
+ * (EVENT_WHY_MAX bytes) saying what is wrong.
+ */
+int parse_event_line(const char *line, struct event_line *e, char *why);
+
+/*
+ * The kernel's note of events lost on a CPU, "CPU:1 [LOST 12 EVENTS]", or
+ * "CPU:1 [LOST EVENTS]" when it does not know how many (*LOST 0). 0, or -1
+ * for any other line.
+ */
+int parse_lost_line(const char *line, uint64_t *lost);
+
+/*
+ * SIZE as mmiotrace.ranges= and reserve_mem= take it, with the largest of
+ * the suffixes G, M and k that divides it exactly, else in decimal bytes:
+ * "2M", "4k", "100". Returns the length; BUF holds 24 bytes.
+ */
+#define BOOT_SIZE_MAX	24
+int format_boot_size(uint64_t size, char *buf, size_t buf_size);
+
+/*
+ * The name of a flight recorder instance, used for the reserve_mem= area
+ * too: an instance name mmioctl accepts, at most FLIGHT_NAME_MAX bytes
+ * (reserve_mem keeps 15), not starting with a digit (trace_instance= would
+ * read NAME@NAME's second NAME as an address). 0, or -1 when the instance
+ * name is bad, -2 too long, -3 starting with a digit.
+ */
+#define FLIGHT_NAME_MAX	15
+int check_flight_name(const char *name);
+
+/*
  * One entry of the histograms mmioctl installs, as the kernel prints a
  * .hex key (%llx, no 0x) and the hitcount (%10llu):
  *   "{ phys: fea00004 } hitcount:          3"

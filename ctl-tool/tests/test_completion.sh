@@ -42,6 +42,7 @@ fake=$(mktemp -d)
 mkdir -p "$fake/sys/kernel/tracing/instances/mmioctl" "$fake/sys/kernel/tracing/instances/probe"
 completes --root "$fake" hist -i "" -- mmioctl probe
 completes --root "$fake" record -e --instance p -- probe
+completes --root "$fake" last-boot -i "" -- mmioctl probe
 MMIOCTL_ROOT=$fake completes off -i m -- mmioctl
 rm -r "$fake"
 completes record -o /dev/nul -- /dev/null
@@ -60,6 +61,15 @@ completes diff - -- --map --help
 completes decode --map "$maps/nv" -- "$maps/nvme.xml"
 completes stat --map "$maps/ed" -- "$maps/edu.xml"
 completes diff "$fixtures/nvme-p" -- "$fixtures/nvme-probe.txt"
+completes co -- convert
+completes convert - -- - --help
+completes convert "$fixtures/nvme-p" -- "$fixtures/nvme-probe.txt"
+completes la -- last-boot
+completes last-boot - -- -i --instance --clear --help
+completes bo -- boot-params
+completes boot-params - -- --flight --flight= -i --instance --help
+completes boot-params --flight a -- add-pci
+completes boot-params -i "" --
 [ "$(complete -p mmioctl)" = "complete -F _mmioctl mmioctl" ] &&
 	echo "ok - mmioctl completion: registered for mmioctl" ||
 	{ echo "not ok - mmioctl completion: not registered"; failures=$((failures + 1)); }

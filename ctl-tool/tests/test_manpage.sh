@@ -29,6 +29,9 @@ mmioctl hist [-i NAME] [--json]
 mmioctl decode [--map FILE[@ADDR]]... [--fold] [--json] TRACE|-
 mmioctl stat [--map FILE[@ADDR]]... [--json] TRACE|-
 mmioctl diff [--map FILE[@ADDR]]... A B
+mmioctl convert [TRACE|-]
+mmioctl last-boot [-i NAME] [--clear]
+mmioctl boot-params [--flight[=SIZE]] [-i NAME] TARGET...
 mmioctl [--root=DIR] command [argument...]
 mmioctl command --help
 mmioctl --help | --version'

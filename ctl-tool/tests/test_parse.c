@@ -135,6 +135,51 @@ static void override_bad(const char *in)
 	report(parse_override_line(in, &r) && r.addr == 42, "override line rejected", in);
 }
 
+/* IN parses as an event of TYPE at TIME_US, PHYS and VALUE (READ, WRITE: and WIDTH, OVERRIDE). */
+static void event_ok(const char *in, int type, uint64_t time_us, uint64_t phys, uint64_t value,
+		     unsigned int width, unsigned int override)
+{
+	char why[EVENT_WHY_MAX];
+	struct event_line e;
+
+	report(parse_event_line(in, &e, why) == 1 && (int)e.type == type && e.time_us == time_us &&
+	       e.phys == phys && e.value == value && e.width == width && e.override == override,
+	       "event line parsed", in);
+}
+
+static void event_bad(const char *in, const char *want)
+{
+	char why[EVENT_WHY_MAX] = "";
+	struct event_line e;
+
+	report(parse_event_line(in, &e, why) == -1 && !strcmp(why, want), want, in);
+}
+
+static void lost_ok(const char *in, uint64_t want)
+{
+	uint64_t v = 42;
+
+	report(!parse_lost_line(in, &v) && v == want, "lost-events line accepted", in);
+}
+
+static void lost_bad(const char *in)
+{
+	uint64_t v = 42;
+
+	report(parse_lost_line(in, &v) && v == 42, "lost-events line rejected", in);
+}
+
+/* SIZE is written as WANT, which parse_size() reads back as SIZE. */
+static void boot_size_is(uint64_t size, const char *want)
+{
+	char buf[BOOT_SIZE_MAX];
+	uint64_t back = 0;
+
+	format_boot_size(size, buf, sizeof(buf));
+	report(!strcmp(buf, want) && !parse_size(buf, &back) && back == size, "boot size written",
+	       want);
+}
+
 int main(void)
 {
 	struct pci_bar bar;
@@ -426,5 +471,55 @@ int main(void)
 	hist_bad("{ phys: fea00004 } hitcount:          3 x", false);
 	hist_bad("{ phys: fea00004, value:         85 } hitcount: 3", true);	/* not .hex */
 	hist_bad("Totals:", false);
+	event_ok("  sh-1  [000] d..1.  12.345678: mmio_write: phys=0xfea00004 value=0x12345678 width=4 map_id=1 pc=0x0",
+		 EVENT_WRITE, 12345678, 0xfea00004, 0x12345678, 4, 0);
+	event_ok("  sh-1  [000] d..1.  1.5: mmio_read: phys=0x10 value=0xff width=1 map_id=-1 pc=0x0 override=mixed",
+		 EVENT_READ, 1500000, 0x10, 0xff, 1, 1);
+	/* Nanoseconds (trace-cmd report -t) are cut to microseconds. */
+	event_ok("x:  sh-1 [000]  2.123456789: mmio_read:   phys=0x10 value=0x1 width=2 map_id=1 pc=0x0 override=replaced",
+		 EVENT_READ, 2123456, 0x10, 0x1, 2, 2);
+	event_ok("  sh-1  [000] d..1.  3.000000: mmio_read: phys=0x10 (16) value=0x1 (1) pc=0xffffffffc0001234 (-1073737164) device=0x3 (3) map_id=0xffffffff (-1) width=(8) override=(1)",
+		 EVENT_READ, 3000000, 0x10, 0x1, 8, 1);
+	event_ok("  sh-1  [000] .....  4.000000: mmio_map: map_id=2 phys=0xfea00000 virt=0xffffc90000015000 len=0x1000",
+		 EVENT_MAP, 4000000, 0xfea00000, 0, 0, 0);
+	event_ok("  sh-1  [000] .....  5.000000: tracing_mark_write: a: mmio_read: b", EVENT_MARK,
+		 5000000, 0, 0, 0, 0);
+	/* options/fields prints a one-byte field that is a letter as 'c'(N). */
+	event_bad("  sh-1  [000] d..1.  3.000000: mmio_write: phys=0x10 value=0x41 width='A'(65) map_id=1 pc=0x0",
+		  "malformed width= field ''A'(65)'");
+	event_bad("  sh-1  [000] d..1.  3.000000: mmio_read: phys=0x10 value=0x1 width=4 map_id=1",
+		  "no pc= field");
+	event_bad("  sh-1  [000] d..1.  3.000000: mmio_read: phys=010 value=0x1 width=4 map_id=1 pc=0x0",
+		  "malformed phys= field '010'");
+	event_bad("  sh-1  [000] d..1.  3.000000: mmio_read: phys=0x1 value=0x1 width=4 map_id=-0x1 pc=0x0",
+		  "malformed map_id= field '-0x1'");
+	event_bad("  sh-1  [000] d..1.  3.000000: mmio_unmap: map_id=0x80000000", "malformed map_id= field '0x80000000'");
+	event_bad("  sh-1  [000] d..1.  3.0000000000: mmio_unmap: map_id=1",
+		  "no timestamp (secs.usecs) before the event's name");
+	event_bad("  sh-1  [000] d..1.  123: mmio_unmap: map_id=1",
+		  "no timestamp (secs.usecs) before the event's name");
+
+	lost_ok("CPU:1 [LOST 12 EVENTS]", 12);
+	lost_ok("CPU:0 [LOST EVENTS]", 0);
+	lost_bad("CPU:1 [LOST 12 EVENTS] ");
+	lost_bad("CPU: [LOST 12 EVENTS]");
+	lost_bad("CPU:1 [LOST  EVENTS]");
+	lost_bad("CPU:1 [LOST 99999999999999999999 EVENTS]");
+
+	boot_size_is(1, "1");
+	boot_size_is(1023, "1023");
+	boot_size_is(1024, "1k");
+	boot_size_is(3 << 20, "3M");
+	boot_size_is(0x1000 + (1 << 20), "1028k");
+	boot_size_is(1ULL << 40, "1024G");
+	boot_size_is(UINT64_MAX, "18446744073709551615");
+
+	report(!check_flight_name("flight") && !check_flight_name("a.b-c_123456789"),
+	       "flight name accepted", "flight");
+	report(check_flight_name("a/b") == -1 && check_flight_name("") == -1 &&
+	       check_flight_name("a@b") == -1 && check_flight_name("a^b") == -1,
+	       "flight name of an invalid instance rejected", "a/b");
+	report(check_flight_name("abcdefghijklmnop") == -2, "flight name too long", "abcdefghijklmnop");
+	report(check_flight_name("1flight") == -3, "flight name starting with a digit", "1flight");
 	return failures ? 1 : 0;
 }

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * convert [TRACE|-] and last-boot [-i NAME] [--clear]
+ *
+ * The mmiotrace events of an events trace (an instance's trace file, the
+ * text of record -e, trace-cmd report) in the stock mmiotrace text format
+ * (trace.h), so that decode, stat, diff and every demmio-style parser read
+ * it: VERSION, then a line per event in order, each override's MARK line
+ * after its access as the tracer writes it (log_override() in
+ * arch/x86/mm/mmio-tracer.c), markers as MARK lines, lost events as the
+ * format's lost-events line. Other events and comments are left out.
+ *
+ * last-boot reads the trace of a boot-mapped instance (trace_instance=
+ * NAME@NAME with reserve_mem=, see boot-params --flight), which after a
+ * warm reboot holds what the previous boot recorded, with tracing_on 0
+ * so that this boot's events do not push them out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "events.h"
+#include "mmioctl.h"
+#include "out.h"
+#include "parse.h"
+#include "trace.h"
+
+struct converter {
+	bool print;			/* false: count only */
+	unsigned long long accesses;	/* R, W and UNKNOWN */
+	unsigned long long maps;
+	unsigned long long events;	/* every mmiotrace event, UNMAP too */
+};
+
+static void out_map_id(long id)
+{
+	if (id < 0)
+		out_char('-');
+	out_dec(id < 0 ? -(uint64_t)id : (uint64_t)id);
+}
+
+static void out_0x(uint64_t v)
+{
+	out_str(" 0x");
+	out_hex(v, 1);
+}
+
+/*
+ * The MARK line the tracer writes after an access an override changed.
+ * The event's own format has no device= (options/fields has): for a mixed
+ * read without it, the line says so rather than invent a value.
+ */
+static void out_override(const struct event_line *e)
+{
+	out_str("MARK ");
+	out_time(e->time_us);
+	out_str(e->override == 3 ? " override W " : " override R ");
+	out_dec(e->width);
+	out_0x(e->phys);
+	if (e->override == 1 && e->has_device) {
+		out_str(": the device gave 0x");
+		out_hex(e->device, 1);
+	} else if (e->override == 1) {
+		out_str(": mixed, the device's value is not in this trace");
+	} else if (e->override == 2) {
+		out_str(": the device was not read");
+	} else {
+		out_str(": the write was dropped");
+	}
+	out_char('\n');
+}
+
+/* R|W width secs.usecs map_id 0xphys 0xvalue 0xpc 0 */
+static void out_access(const struct event_line *e)
+{
+	out_str(e->type == EVENT_READ ? "R " : "W ");
+	out_dec(e->width);
+	out_char(' ');
+	out_time(e->time_us);
+	out_char(' ');
+	out_map_id(e->map_id);
+	out_0x(e->phys);
+	out_0x(e->value);
+	out_0x(e->pc);
+	out_str(" 0\n");
+	if (e->override)
+		out_override(e);
+}
+
+/* UNKNOWN secs.usecs map_id 0xphys op,op,op 0xpc 0 */
+static void out_unknown(const struct event_line *e)
+{
+	out_str("UNKNOWN ");
+	out_time(e->time_us);
+	out_char(' ');
+	out_map_id(e->map_id);
+	out_0x(e->phys);
+	out_char(' ');
+	out_hex(e->opcode[0], 2);
+	out_char(',');
+	out_hex(e->opcode[1], 2);
+	out_char(',');
+	out_hex(e->opcode[2], 2);
+	out_0x(e->pc);
+	out_str(" 0\n");
+}
+
+/* MAP secs.usecs map_id 0xphys 0xvirt 0xlen 0x0 0, UNMAP secs.usecs map_id 0x0 0 */
+static void out_mapping(const struct event_line *e)
+{
+	out_str(e->type == EVENT_MAP ? "MAP " : "UNMAP ");
+	out_time(e->time_us);
+	out_char(' ');
+	out_map_id(e->map_id);
+	if (e->type == EVENT_MAP) {
+		out_0x(e->phys);
+		out_0x(e->virt);
+		out_0x(e->len);
+	}
+	out_str(" 0x0 0\n");
+}
+
+/* A marker's text may hold any byte but a newline; the format's MARK none of control. */
+static void out_marker(const struct event_line *e)
+{
+	size_t i;
+
+	out_str("MARK ");
+	out_time(e->time_us);
+	out_char(' ');
+	for (i = 0; i < e->text_len; i++) {
+		unsigned char c = e->text[i];
+
+		out_char((c < 0x20 && c != '\t') || c == 0x7f ? '?' : c);
+	}
+	out_char('\n');
+}
+
+/* The format's lost-events line; the kernel may not know how many. */
+static void out_lost(uint64_t lost)
+{
+	if (!lost) {
+		out_str("MARK 0.000000 Lost an unknown number of events.\n");
+		return;
+	}
+	out_str("MARK 0.000000 Lost ");
+	out_dec(lost);
+	out_str(" events.\n");
+}
+
+/* One line of the events trace (NUL-terminated): 0, or -1 with WHY. */
+static int convert_line(struct converter *c, const char *line, char *why)
+{
+	struct event_line e;
+	uint64_t lost;
+	int got;
+
+	if (!parse_lost_line(line, &lost)) {
+		if (c->print)
+			out_lost(lost);
+		return 0;
+	}
+	got = parse_event_line(line, &e, why);
+	if (got <= 0)
+		return got;
+	if (e.type != EVENT_MARK)
+		c->events++;
+	if (e.type == EVENT_READ || e.type == EVENT_WRITE || e.type == EVENT_UNKNOWN)
+		c->accesses++;
+	if (e.type == EVENT_MAP)
+		c->maps++;
+	if (!c->print)
+		return 0;
+	if (e.type == EVENT_READ || e.type == EVENT_WRITE)
+		out_access(&e);
+	else if (e.type == EVENT_UNKNOWN)
+		out_unknown(&e);
+	else if (e.type == EVENT_MAP || e.type == EVENT_UNMAP)
+		out_mapping(&e);
+	else
+		out_marker(&e);
+	return 0;
+}
+
+/* A line of LEN bytes as a string in BUF (TRACE_LINE_MAX + 1); -1 if it holds a NUL. */
+static int line_string(const char *line, size_t len, char *buf, char *why)
+{
+	if (memchr(line, '\0', len)) {
+		snprintf(why, EVENT_WHY_MAX, "NUL in a line");
+		return -1;
+	}
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	return 0;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	const char *path = argc == 2 ? argv[1] : "-";
+	struct converter c = { .print = true };
+	struct trace_reader r;
+	char why[EVENT_WHY_MAX], *copy;
+	const char *line;
+	size_t len;
+	int got, ret = 0;
+
+	if (path[0] == '-' && path[1])
+		return usage_error("convert takes a TRACE file or '-', not '%s'", path);
+	copy = malloc(TRACE_LINE_MAX + 1);
+	if (!copy)
+		return system_error("malloc");
+	if (trace_open(&r, path)) {
+		free(copy);
+		return EXIT_REFUSED;
+	}
+	/* Reading a live trace (trace_pipe | convert -): lines out as they come. */
+	r.before_wait = out_push;
+	out_str("VERSION 20070824\n");
+	while ((got = trace_next(&r, &line, &len)) > 0) {
+		if (line_string(line, len, copy, why) || convert_line(&c, copy, why)) {
+			out_flush();
+			trace_error(&r, "%s", why);
+			ret = EXIT_REFUSED;
+			break;
+		}
+	}
+	if (got < 0)
+		ret = EXIT_REFUSED;
+	out_flush();
+	trace_close(&r);
+	free(copy);
+	return ret;
+}
+
+/*
+ * Each line of TEXT (LEN bytes, the whole trace of PATH) through C, TEXT
+ * left as it is; 0, or EXIT_REFUSED with the bad line named as
+ * trace_error() names it.
+ */
+static int convert_text(struct converter *c, const char *text, size_t len, const char *path)
+{
+	char why[EVENT_WHY_MAX], *copy = malloc(TRACE_LINE_MAX + 1);
+	const char *line = text, *end = text + len, *nl;
+	unsigned long long number = 0;
+	int ret = 0;
+
+	if (!copy)
+		return system_error("malloc");
+	for (; line < end && !ret; line = nl + 1) {
+		nl = memchr(line, '\n', end - line);
+		if (!nl)
+			nl = end;
+		number++;
+		if (nl - line > TRACE_LINE_MAX)
+			snprintf(why, sizeof(why), "line longer than %d bytes", TRACE_LINE_MAX);
+		if (nl - line > TRACE_LINE_MAX || line_string(line, nl - line, copy, why) ||
+		    convert_line(c, copy, why)) {
+			fprintf(stderr, "mmioctl: %s:%llu: %s\n", path, number, why);
+			ret = EXIT_REFUSED;
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+/* Is NAME there, and boot-mapped? Says what to do when not. */
+static int check_flight_instance(const char *name)
+{
+	char path[PATH_SIZE];
+
+	if (!instance_file(path, name, ""))
+		return EXIT_REFUSED;
+	if (access(path, F_OK)) {
+		if (errno != ENOENT)
+			return system_error(path);
+		fprintf(stderr, "mmioctl: no trace instance %s: boot with reserve_mem=SIZE:4096:%s trace_instance=%s@%s,mmiotrace (see mmioctl boot-params --flight%s%s)\n",
+			name, name, name, name, strcmp(name, FLIGHT_INSTANCE) ? " -i " : "",
+			strcmp(name, FLIGHT_INSTANCE) ? name : "");
+		return EXIT_REFUSED;
+	}
+	if (access(instance_file(path, name, "last_boot_info"), F_OK)) {
+		if (errno != ENOENT)
+			return system_error(path);
+		fprintf(stderr, "mmioctl: instance %s is not a persistent (boot-mapped) instance: it has no last_boot_info\n",
+			name);
+		return EXIT_REFUSED;
+	}
+	return 0;
+}
+
+static const char *plural(unsigned long long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/*
+ * Where the events came from. With tracing_on 1 the instance records this
+ * boot too (last-boot --clear was run, or someone wrote tracing_on).
+ */
+static void say_source(const struct converter *c, const char *name)
+{
+	char path[PATH_SIZE], on[16] = "0";
+
+	try_read_line(instance_file(path, name, "tracing_on"), on, sizeof(on));
+	fprintf(stderr, "mmioctl: %llu %s and %llu %s %s, instance %s%s\n", c->accesses,
+		plural(c->accesses, "access", "accesses"), c->maps,
+		plural(c->maps, "mapping", "mappings"),
+		strcmp(on, "0") ? "recorded" : "from the previous boot", name,
+		strcmp(on, "0") ? ": its tracing_on is 1, some may be of this boot" : "");
+}
+
+/* Empty the instance's buffer, as "echo > trace" does, and record again. */
+static int clear_flight(const char *name)
+{
+	char path[PATH_SIZE];
+
+	if (write_file(instance_file(path, name, "trace"), "", O_TRUNC) ||
+	    write_file(instance_file(path, name, "tracing_on"), "1\n", O_TRUNC))
+		return EXIT_REFUSED;
+	fprintf(stderr, "mmioctl: instance %s emptied, recording again (tracing_on 1)\n", name);
+	return 0;
+}
+
+int cmd_last_boot(int argc, char **argv)
+{
+	const char *name = instance ? instance : FLIGHT_INSTANCE;
+	struct converter c = { .print = false };
+	char path[PATH_SIZE], *text;
+	bool clear = argc == 2;
+	size_t len;
+	int ret;
+
+	if (clear && strcmp(argv[1], "--clear"))
+		return usage_error("last-boot takes no argument but --clear and -i NAME, not '%s'",
+				   argv[1]);
+	ret = check_flight_instance(name);
+	if (ret)
+		return ret;
+	if (read_all(instance_file(path, name, "trace"), &text, &len))
+		return EXIT_REFUSED;
+	/* Checked whole first: a bad line or no event prints nothing. */
+	ret = convert_text(&c, text, len, path);
+	if (!ret && !c.events) {
+		fprintf(stderr, "mmioctl: instance %s holds no mmiotrace events\n", name);
+		ret = EXIT_REFUSED;
+	}
+	if (!ret) {
+		c = (struct converter){ .print = true };
+		out_str("VERSION 20070824\n");
+		ret = convert_text(&c, text, len, path);
+		out_push();
+	}
+	free(text);
+	if (ret)
+		return ret;
+	/* Never empty the only record of the last boot before it is safely out. */
+	if (ferror(stdout)) {
+		/* close_stdout() in mmioctl.c says why. */
+		fprintf(stderr, "mmioctl: instance %s left as it was: its events did not all reach standard output\n",
+			name);
+		return EXIT_REFUSED;
+	}
+	say_source(&c, name);
+	return clear ? clear_flight(name) : 0;
+}
