@@ -104,6 +104,9 @@ e1000_half=$(printf '0x%x' $((${e1000:-0} + 0x10000)))
 boot capture $((300 * scale)) "$bats_run /opt/mmio/bats/boot/capture.bats" -T \
 	-k "mmiotrace.ranges=64k@${e1000:-0},64K@$e1000_half trace_event=mmiotrace:*"
 "$top/bats/harness/oracle.py" "$outdir/capture" | record
+echo "check: guest boot with a malformed range set and the events on"
+boot badranges $((300 * scale)) "$bats_run /opt/mmio/bats/boot/badranges.bats" \
+	-k "mmiotrace.ranges=oops trace_event=mmiotrace:*"
 
 # The flight recorder: accesses to edu kept across the three ways a
 # machine dies, each a boot that resets and boots again (bats/boot/crash.sh).
@@ -118,7 +121,7 @@ DEATH='sysrq: Trigger a crash' boot crash-panic $((300 * scale)) "bash /opt/mmio
 "$top/bats/harness/oracle.py" "$outdir/crash-panic" | record
 echo "check: flight recorder, a hang that a watchdog resets"
 DEATH='mmiotouch: hanging with interrupts off' boot crash-hang $((300 * scale)) \
-	"bash /opt/mmio/bats/boot/crash.sh hang" -T -R -k "$flight_args" \
+	"bash /opt/mmio/bats/boot/crash.sh hang" -T -R -k "$flight_args i6300esb.heartbeat=2" \
 	-x "-device i6300esb -action watchdog=reset"
 "$top/bats/harness/oracle.py" "$outdir/crash-hang" | record
 echo "check: flight recorder, cleared before a reset"
