@@ -374,6 +374,13 @@ event_accesses() {
 		"${1:-$TRACING/trace}" | sed -e 's/^read/R/' -e 's/^write/W/'
 }
 
+# event_lines [FILE]: the mmiotrace events of a trace file (default the
+# top-level trace) as "mmio_EVENT FIELDS", without the columns that change
+# from run to run.
+event_lines() {
+	sed -nE 's/^.*: (mmio_[a-z]+): /\1 /p' "${1:-$TRACING/trace}"
+}
+
 # tracer_accesses: the same of the text tracer's buffer.
 tracer_accesses() {
 	trace_events | awk '$1 == "R" || $1 == "W" { print $1, $2, $4, $5 }'

@@ -17,12 +17,6 @@ setup() {
 # would); the last one switches the events off.
 teardown() { :; }
 
-# The top-level buffer's mmiotrace events, without the columns that change
-# from run to run.
-boot_events() {
-	sed -nE 's/^.*: (mmio_[a-z]+): /\1 /p' "$TRACING/trace"
-}
-
 @test "capture: the range set and the events come from the command line" {
 	assert_ranges "$E1000 $E1000_LEN"
 	[ "$(cat "$TRACING/events/mmiotrace/enable")" = 1 ]
@@ -35,11 +29,11 @@ boot_events() {
 
 @test "capture: the trace begins with e1000's MAP and its probe's accesses" {
 	local first id
-	first=$(boot_events | head -n 1)
+	first=$(event_lines | head -n 1)
 	[[ "$first" =~ ^mmio_map\ map_id=([0-9]+)\ phys=$E1000\ virt=0x[0-9a-f]+\ len=$E1000_LEN$ ]]
 	id=${BASH_REMATCH[1]}
 	# Every other event is an access of that mapping, to its BAR.
-	[ "$(boot_events | tail -n +2 | grep -Evc "^mmio_(read|write) phys=0x[0-9a-f]+ value=0x[0-9a-f]+ width=[1248] map_id=$id pc=0x0$")" = 0 ]
+	[ "$(event_lines | tail -n +2 | grep -Evc "^mmio_(read|write) phys=0x[0-9a-f]+ value=0x[0-9a-f]+ width=[1248] map_id=$id pc=0x0$")" = 0 ]
 	# The probe reads the MAC address from the EEPROM, which an 82540
 	# clocks bit by bit through EECD (0x10).
 	[ "$(event_accesses | awk -v eecd="$(hex $((E1000 + 0x10)))" '$1 == "W" && $3 == eecd' | wc -l)" -gt 64 ]

@@ -16,12 +16,6 @@ teardown() {
 	echo "!$VGA 4096" >> "$MMIOTRACE/ranges"
 }
 
-# flight_events: the mmiotrace events the instance holds, without the
-# columns that change from run to run.
-flight_events() {
-	sed -nE 's/^.*: (mmio_[a-z]+): /\1 /p' "$FLIGHT/trace"
-}
-
 @test "flight: the instance came back holding the previous boot, tracing off in it" {
 	[ "$(cat "$FLIGHT/tracing_on")" = 0 ]
 	[ "$(dmesg | grep -c 'Tracing: boot instance flight holds events of the previous boot, tracing in it is off$')" = 1 ]
@@ -39,27 +33,27 @@ flight_events() {
 		return 1
 	fi
 	# One mapping, mapped before the first access and never unmapped.
-	[ "$(flight_events | grep -c '^mmio_map ')" = 1 ]
-	flight_events | head -n 1 | grep -Eqx "mmio_map map_id=[0-9]+ phys=$EDU virt=0x[0-9a-f]+ len=0x1000"
-	[ "$(flight_events | grep -c '^mmio_unmap ')" = 0 ]
-	[ "$(flight_events | wc -l)" = 18 ]
+	[ "$(event_lines "$FLIGHT/trace" | grep -c '^mmio_map ')" = 1 ]
+	event_lines "$FLIGHT/trace" | head -n 1 | grep -Eqx "mmio_map map_id=[0-9]+ phys=$EDU virt=0x[0-9a-f]+ len=0x1000"
+	[ "$(event_lines "$FLIGHT/trace" | grep -c '^mmio_unmap ')" = 0 ]
+	[ "$(event_lines "$FLIGHT/trace" | wc -l)" = 18 ]
 	oracle_record_events "flight-$CRASH_KIND" "$EDU" 0x100000 4 "$FLIGHT" exact
 }
 
 @test "flight: the new boot's accesses stay out while it holds them" {
 	local before
-	before=$(flight_events)
+	before=$(event_lines "$FLIGHT/trace")
 	load_touch_module
 	echo "$VGA 4096" >> "$MMIOTRACE/ranges"
 	touch_dev map vga
 	touch_dev write vga 4 0x0 0x5a5a5a5a
 	touch_dev unmap vga
-	[ "$(flight_events)" = "$before" ]
+	[ "$(event_lines "$FLIGHT/trace")" = "$before" ]
 }
 
 @test "flight: mmioctl last-boot prints it as stock text" {
 	local expected actual map_id virt
-	read -r map_id virt < <(flight_events | sed -nE '1s/^mmio_map map_id=([0-9]+) phys=[^ ]+ virt=([^ ]+) .*/\1 \2/p')
+	read -r map_id virt < <(event_lines "$FLIGHT/trace" | sed -nE '1s/^mmio_map map_id=([0-9]+) phys=[^ ]+ virt=([^ ]+) .*/\1 \2/p')
 	expected=$(printf 'MAP %s %s %s 0x1000 0x0 0\n' "$map_id" "$EDU" "$virt"
 		flight_accesses "$EDU" | awk -v id="$map_id" '{ print $1, $2, id, $3, $4, "0x0", 0 }')
 	run --separate-stderr mmioctl last-boot
@@ -77,7 +71,7 @@ flight_events() {
 	run mmioctl last-boot --clear
 	[ "$status" = 0 ]
 	[ "$(cat "$FLIGHT/tracing_on")" = 1 ]
-	[ -z "$(flight_events)" ]
+	[ -z "$(event_lines "$FLIGHT/trace")" ]
 	load_touch_module
 	echo "$VGA 4096" >> "$MMIOTRACE/ranges"
 	touch_dev map vga
