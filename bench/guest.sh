@@ -43,6 +43,16 @@ measure1() {
 	echo "RESULT $name $(( $(elapsed) / count ))"
 }
 
+# measure_user NAME: ns per read of edu's BAR0 by a process that maps it
+# through sysfs (barmap, on CPU 0), over COUNT reads; the process's start
+# is not timed.
+measure_user() {
+	local res0
+	res0=$(pci_dev 0x1234 0x11e8)/resource0
+	taskset -c 0 barmap "$res0" 0 0x1000 spin 0x0 "$count" |
+		awk -v name="$1" '$1 == "spin" { printf "RESULT %s %d\n", name, $3 / $2 }'
+}
+
 # floor NAME: ns per page fault that only its exception fixup ends.
 floor() {
 	touch_dev "fault $count"
@@ -159,6 +169,7 @@ for round in $(seq 1 "$repeats"); do
 			measure1 off_read read edu 4 0x0
 			measure1 off_write write edu 4 0x4 0x1
 			measure1 off_vga_read read vga 4 0x0
+			measure_user user_off_read
 			floor fault_off_ns ;;
 		traced)
 			# edu in the set (stock: filter_offset is the edu BAR);
@@ -166,6 +177,9 @@ for round in $(seq 1 "$repeats"); do
 			measure1 traced_read read edu 4 0x0
 			measure1 traced_write write edu 4 0x4 0x1
 			measure1 outside_vga_read read vga 4 0x0
+			# A process's reads of the same register (stock
+			# traces no process: its figure is untraced).
+			measure_user user_traced_read
 			# The same fault with kmmio looking at every fault.
 			floor fault_traced_ns
 			if [ "$round" = 1 ]; then

@@ -72,6 +72,8 @@ ACCESSES = [
     ("fault_traced_ns", "the same fault while tracing (kmmio looks at every fault)"),
     ("traced_read", "read in the range set, tracer (edu)"),
     ("traced_write", "write in the range set, tracer (edu)"),
+    ("user_off_read", "read by a process through sysfs resource0, tracer off (edu)"),
+    ("user_traced_read", "read by a process, in the range set, tracer (edu)"),
     ("events_read", "read in the range set, events in an instance (edu)"),
     ("events_write", "write in the range set, events in an instance (edu)"),
     ("filtered_read", "read, events in an instance, a filter rejects it"),
@@ -382,6 +384,14 @@ def targets(ours, stock, pairs, ours_log):
                      "tracer lost %d, instance lost %d" % (t_lost, i_lost),
                      "instance 0, tracer > 0",
                      "holds" if i_lost == 0 and t_lost > 0 else "does not hold"))
+
+    # User-space MMIO: a process's traced read against the kernel's, in
+    # each round; its untraced read against stock's.
+    add("user: traced read by a process / by the kernel",
+        paired(ours, "user_traced_read", "traced_read"), "<= 1.5", 1.5)
+    if stock:
+        add("user: untraced read by a process, ours / stock (two boots)",
+            ratio(med(ours, "user_off_read"), med(stock, "user_off_read")), "<= 1.05", 1.05)
 
     # Earlier issues' targets, kept so that they stay watched.
     add("earlier: read outside the set / tracer off (VGA read)",

@@ -1,0 +1,332 @@
+#!/usr/bin/env bats
+# User-space MMIO: a process maps edu's BAR0 through its sysfs resource0
+# file, /dev/mem or UIO (uio_pci_generic bound through new_id) and
+# accesses it, as SPDK, DPDK or a register-poking tool would. The range
+# set traces it like a kernel mapping: a MAP with the user address and the
+# process's pid, R and W lines with that pid, an UNMAP when it goes. The
+# process sees what it sees untraced (the same output, the same signal),
+# and its page table is given back exactly. barmap (bats/tools/barmap.c)
+# is the process; QEMU's record is the oracle.
+
+load helpers
+
+setup() {
+	mmio_setup
+	EDU_DEV=$(pci_dev 0x1234 0x11e8)
+	RES0=$EDU_DEV/resource0
+	USER_MAPS=$BATS_TEST_TMPDIR/user-maps
+}
+
+teardown() {
+	local bdf
+	# A test that failed may leave its barmap waiting.
+	for pid in $(pidof barmap); do kill -9 "$pid"; done
+	tracer_off
+	bdf=$(basename "$EDU_DEV")
+	if [ -e /sys/bus/pci/drivers/uio_pci_generic/"$bdf" ]; then
+		echo "$bdf" > /sys/bus/pci/drivers/uio_pci_generic/unbind
+		echo "1234 11e8" > /sys/bus/pci/drivers/uio_pci_generic/remove_id
+	fi
+	mmio_teardown
+}
+
+# The accesses of the program of the first tests: every width, edu's
+# liveness register read back inverted, a 64-bit register (DMA source),
+# and a factorial that edu computes while the program polls its status.
+ACCESSES="r4 0x0 w4 0x4 0x12345678 r4 0x4 r1 0x0 r2 0x0 w1 0x4 0x5a w2 0x4 0x5a5a
+r8 0x80 w8 0x80 0x1122334455667788 r8 0x80 fact 5"
+
+# user_lines PID: the trace lines of that process, without timestamps.
+user_lines() {
+	trace_events | awk -v pid="$1" '$NF == pid'
+}
+
+# user_map_lines: the "mappings" lines of user mappings.
+user_map_lines() {
+	grep ' pid=' "$MMIOTRACE/mappings" || true
+}
+
+# barmap_pid FILE: the pid barmap printed first.
+barmap_pid() {
+	awk '$1 == "pid" { print $2; exit }' "$1"
+}
+
+# wait_ready FILE: until barmap says it waits for SIGUSR1 (five seconds).
+wait_ready() {
+	local i n=${2:-1}
+	for i in $(seq 100); do
+		[ "$(grep -c '^ready$' "$1")" -ge "$n" ] && return 0
+		sleep 0.05
+	done
+	echo "barmap is not ready: $(cat "$1")"
+	return 1
+}
+
+# expected_lines ID PID: the trace lines of $ACCESSES up to the factorial,
+# for the mapping ID of process PID at edu's BAR0; the narrow reads give
+# what edu answers to them, as the untraced run printed.
+expected_lines() {
+	local id=$1 pid=$2 r1 r2
+	r1=$(awk '$1 == "r1" { print $4 }' "$BATS_TEST_TMPDIR/untraced")
+	r2=$(awk '$1 == "r2" { print $4 }' "$BATS_TEST_TMPDIR/untraced")
+	cat <<-EOF
+	R 4 $id $EDU 0x10000ed 0x0 $pid
+	W 4 $id $(hex EDU+4) 0x12345678 0x0 $pid
+	R 4 $id $(hex EDU+4) 0xedcba987 0x0 $pid
+	R 1 $id $EDU $r1 0x0 $pid
+	R 2 $id $EDU $r2 0x0 $pid
+	W 1 $id $(hex EDU+4) 0x5a 0x0 $pid
+	W 2 $id $(hex EDU+4) 0x5a5a 0x0 $pid
+	R 8 $id $(hex EDU+0x80) 0x0 0x0 $pid
+	W 8 $id $(hex EDU+0x80) 0x1122334455667788 0x0 $pid
+	R 8 $id $(hex EDU+0x80) 0x1122334455667788 0x0 $pid
+	W 4 $id $(hex EDU+8) 0x5 0x0 $pid
+	EOF
+}
+
+# run_accesses NAME FILE OFFSET: $ACCESSES through FILE at OFFSET, untraced
+# then traced, on CPU 1; the traced run's events are exactly those of
+# the untraced one's output, the factorial polls as QEMU saw, and the
+# oracle gets them.
+run_accesses() {
+	local name=$1 file=$2 offset=$3 pid polls
+	# shellcheck disable=SC2086
+	taskset -c 1 barmap "$file" "$offset" 0x1000 w8 0x80 0 $ACCESSES > "$BATS_TEST_TMPDIR/untraced"
+	set_ranges "$EDU 4k"
+	tracer_on
+	# shellcheck disable=SC2086
+	taskset -c 1 barmap "$file" "$offset" 0x1000 w8 0x80 0 $ACCESSES > "$BATS_TEST_TMPDIR/traced"
+	pid=$(barmap_pid "$BATS_TEST_TMPDIR/traced")
+	assert_eq "what the program saw, traced" "$(grep -v '^pid' "$BATS_TEST_TMPDIR/untraced")" \
+		"$(grep -v '^pid' "$BATS_TEST_TMPDIR/traced")"
+	grep -qx 'fact 5 = 120' "$BATS_TEST_TMPDIR/traced"
+	read_map "$EDU"
+	user_lines "$pid" > "$BATS_TEST_TMPDIR/lines"
+	assert_eq "MAP" "MAP $ID $EDU $VIRT 0x1000 0x0 $pid" "$(sed -n 1p "$BATS_TEST_TMPDIR/lines")"
+	assert_eq "the first write" "W 8 $ID $(hex EDU+0x80) 0x0 0x0 $pid" \
+		"$(sed -n 2p "$BATS_TEST_TMPDIR/lines")"
+	assert_eq "the accesses" "$(expected_lines "$ID" "$pid")" "$(sed -n '3,13p' "$BATS_TEST_TMPDIR/lines")"
+	# Then edu computes: the status reads 1 until it is done, then 0.
+	polls=$(sed -n '14,$p' "$BATS_TEST_TMPDIR/lines" | grep -c "^R 4 $ID $(hex EDU+0x20) 0x1 0x0 $pid$" || true)
+	assert_eq "the end of the factorial" \
+		"R 4 $ID $(hex EDU+0x20) 0x0 0x0 $pid
+R 4 $ID $(hex EDU+8) 0x78 0x0 $pid
+UNMAP $ID 0x0 $pid" "$(sed -n "$((14 + polls)),\$p" "$BATS_TEST_TMPDIR/lines")"
+	echo "# $name: $((polls + 1)) status reads while edu computed" >&3
+	assert_stat user_read $((6 + polls + 2))
+	assert_stat user_write 6
+	assert_stat user_maps 1
+	oracle_record "user-$name" "$EDU" 0x1000 4
+	assert_eq "user mappings left" "" "$(user_map_lines)"
+}
+
+@test "userspace: sysfs resource0, 1 to 8 bytes and a factorial, with the pid, as QEMU saw them" {
+	run_accesses sysfs "$RES0" 0
+}
+
+@test "userspace: /dev/mem, the same accesses" {
+	run_accesses devmem /dev/mem "$EDU"
+}
+
+@test "userspace: UIO (uio_pci_generic through new_id), the same accesses" {
+	echo "1234 11e8" > /sys/bus/pci/drivers/uio_pci_generic/new_id
+	[ -e "$EDU_DEV/driver" ]
+	uio=$(basename "$EDU_DEV"/uio/uio*)
+	run_accesses uio "/dev/$uio" 0
+}
+
+@test "userspace: a mapping made before the range set and the tracer is traced once they are" {
+	taskset -c 1 barmap "$RES0" 0 0x1000 r4 0x0 wait r4 0x0 wait > "$BATS_TEST_TMPDIR/out" 3>&- &
+	wait_ready "$BATS_TEST_TMPDIR/out"
+	pid=$(barmap_pid "$BATS_TEST_TMPDIR/out")
+	tracer_on
+	assert_eq "user mappings with an empty set" "" "$(user_map_lines)"
+	set_ranges "$EDU 4k"
+	read_map "$EDU"
+	assert_eq "mappings" "$ID $EDU 0x1000 1 4096 pid=$pid virt=$VIRT comm=barmap" "$(user_map_lines)"
+	kill -USR1 "$pid"
+	wait_ready "$BATS_TEST_TMPDIR/out" 2
+	assert_eq "events" "MAP $ID $EDU $VIRT 0x1000 0x0 $pid
+R 4 $ID $EDU 0x10000ed 0x0 $pid" "$(user_lines "$pid")"
+	kill -USR1 "$pid"
+	wait "$!"
+	assert_eq "UNMAP" "UNMAP $ID 0x0 $pid" "$(user_lines "$pid" | tail -n 1)"
+	assert_eq "user mappings left" "" "$(user_map_lines)"
+}
+
+@test "userspace: a forked child's accesses are traced with its own pid" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	barmap "$RES0" 0 0x1000 r4 0x0 fork r4 0x0 > "$BATS_TEST_TMPDIR/out"
+	parent=$(sed -n 1p "$BATS_TEST_TMPDIR/out" | awk '{ print $2 }')
+	child=$(grep '^pid ' "$BATS_TEST_TMPDIR/out" | sed -n 2p | awk '{ print $2 }')
+	grep -qx 'child 0' "$BATS_TEST_TMPDIR/out"
+	read_map "$EDU"
+	parent_id=$(user_lines "$parent" | awk '$1 == "MAP" { print $2 }')
+	child_id=$(user_lines "$child" | awk '$1 == "MAP" { print $2 }')
+	[ "$child_id" != "$parent_id" ]
+	virt=$(user_lines "$parent" | awk '$1 == "MAP" { print $4 }')
+	assert_eq "the parent's events" "MAP $parent_id $EDU $virt 0x1000 0x0 $parent
+R 4 $parent_id $EDU 0x10000ed 0x0 $parent
+R 4 $parent_id $EDU 0x10000ed 0x0 $parent
+UNMAP $parent_id 0x0 $parent" "$(user_lines "$parent")"
+	assert_eq "the child's events" "MAP $child_id $EDU $virt 0x1000 0x0 $child
+R 4 $child_id $EDU 0x10000ed 0x0 $child
+UNMAP $child_id 0x0 $child" "$(user_lines "$child")"
+	assert_eq "user mappings left" "" "$(user_map_lines)"
+}
+
+@test "userspace: two processes on two CPUs at once, each access in its CPU's buffer with its pid" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	barmap "$RES0" 0 0x1000 pin 0 spin 0x0 3000 > "$BATS_TEST_TMPDIR/out0" 3>&- &
+	first=$!
+	barmap "$RES0" 0 0x1000 pin 1 spin 0x0 3000 > "$BATS_TEST_TMPDIR/out1" 3>&- &
+	# Not a bare wait: bats has a job of its own.
+	wait "$first" "$!"
+	for cpu in 0 1; do
+		pid=$(barmap_pid "$BATS_TEST_TMPDIR/out$cpu")
+		assert_eq "reads of process $pid on CPU $cpu" 3000 \
+			"$(strip_timestamps < "$TRACING/per_cpu/cpu$cpu/trace" |
+				grep -c "^R 4 [0-9]* $EDU 0x10000ed 0x0 $pid$")"
+	done
+	assert_stat user_read 6000
+	assert_stat lost 0
+}
+
+@test "userspace: kill -9 in a loop that reads the BAR leaves nothing behind" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	for i in $(seq 10); do
+		barmap "$RES0" 0 0x1000 loop 0x0 > /dev/null 3>&- &
+		sleep 0.2
+		kill -9 $!
+		run wait $!
+		assert_eq "status of round $i" 137 "$status"
+	done
+	assert_eq "user mappings left" "" "$(user_map_lines)"
+	assert_stat user_maps 10
+	assert_stat map 10
+	assert_stat unmap 10
+	[ "$(stat_of user_read)" -gt 10 ]
+}
+
+@test "userspace: an exit without munmap() gives the UNMAP" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	barmap "$RES0" 0 0x1000 r4 0x0 exit > "$BATS_TEST_TMPDIR/out"
+	pid=$(barmap_pid "$BATS_TEST_TMPDIR/out")
+	read_map "$EDU"
+	assert_eq "events" "MAP $ID $EDU $VIRT 0x1000 0x0 $pid
+R 4 $ID $EDU 0x10000ed 0x0 $pid
+UNMAP $ID 0x0 $pid" "$(user_lines "$pid")"
+	assert_eq "user mappings left" "" "$(user_map_lines)"
+}
+
+# same_status ARGS...: barmap's exit status is the same traced and untraced.
+same_status() {
+	run barmap "$@"
+	untraced=$status
+	set_ranges "$EDU 4k"
+	tracer_on
+	run barmap "$@"
+	assert_eq "status traced, as untraced" "$untraced" "$status"
+}
+
+@test "userspace: a write to a read-only mapping is SIGSEGV, and reaches nothing" {
+	same_status "$RES0" 0 0x1000 ro r4 0x0 w4 0x4 0x1
+	assert_eq "status" 139 "$status"
+	assert_eq "accesses traced" "R 4 $EDU 0x10000ed" "$(trace_events | awk '$1 == "R" || $1 == "W" { print $1, $2, $4, $5 }')"
+	assert_stat user_write 0
+}
+
+@test "userspace: an access across the end of the mapping gets the signal it gets untraced" {
+	same_status "$RES0" 0 0x1000 r4 0xffe
+	assert_eq "status" 139 "$status"
+	assert_stat user_read 0
+}
+
+@test "userspace: libc memcpy from the BAR gives the process the bytes, one UNKNOWN, the page given back" {
+	barmap "$RES0" 0 0x1000 memcpy 0x0 64 > "$BATS_TEST_TMPDIR/untraced"
+	set_ranges "$EDU 4k"
+	tracer_on
+	barmap "$RES0" 0 0x1000 memcpy 0x0 64 r4 0x0 > "$BATS_TEST_TMPDIR/traced"
+	pid=$(barmap_pid "$BATS_TEST_TMPDIR/traced")
+	assert_eq "the sum" "$(grep memcpy "$BATS_TEST_TMPDIR/untraced")" "$(grep memcpy "$BATS_TEST_TMPDIR/traced")"
+	assert_eq "UNKNOWN lines" 1 "$(user_lines "$pid" | grep -c "^UNKNOWN [0-9]* $EDU ")"
+	assert_eq "reads traced after it" 0 "$(user_lines "$pid" | grep -c '^R ')"
+	assert_stat user_unknown 1
+	assert_stat user_released 1
+}
+
+@test "userspace: the tracer switched off while a process reads gives its page table back exactly" {
+	taskset -c 1 barmap "$RES0" 0 0x1000 pte wait pte poll 0x0 pte wait > "$BATS_TEST_TMPDIR/out" 3>&- &
+	wait_ready "$BATS_TEST_TMPDIR/out"
+	pid=$(barmap_pid "$BATS_TEST_TMPDIR/out")
+	set_ranges "$EDU 4k"
+	tracer_on
+	kill -USR1 "$pid"
+	sleep 0.3
+	tracer_off
+	sleep 0.1
+	kill -USR1 "$pid"
+	wait_ready "$BATS_TEST_TMPDIR/out" 2
+	grep '^pte' "$BATS_TEST_TMPDIR/out" > "$BATS_TEST_TMPDIR/ptes"
+	assert_eq "entries dumped" 3 "$(wc -l < "$BATS_TEST_TMPDIR/ptes")"
+	before=$(sed -n 1p "$BATS_TEST_TMPDIR/ptes")
+	armed=$(sed -n 2p "$BATS_TEST_TMPDIR/ptes")
+	after=$(sed -n 3p "$BATS_TEST_TMPDIR/ptes")
+	echo "# before: $before" >&3
+	echo "# armed:  $armed" >&3
+	assert_eq "the entry after tracing" "$before" "$after"
+	echo "$before" | grep -q ' USR RW '
+	! echo "$armed" | grep -q ' RW ' || false
+	polled=$(awk '$1 == "polled" { print $2 }' "$BATS_TEST_TMPDIR/out")
+	echo "# $polled reads, the tracer switched off among them" >&3
+	[ "$polled" -gt "$(stat_of user_read)" ]
+	[ "$(stat_of user_read)" -gt 0 ]
+	kill -USR1 "$pid"
+	run wait "$pid"
+	assert_eq "status" 0 "$status"
+}
+
+@test "userspace: with nothing armed, a process's page table does not change" {
+	barmap "$RES0" 0 0x1000 pte wait pte > "$BATS_TEST_TMPDIR/out" 3>&- &
+	wait_ready "$BATS_TEST_TMPDIR/out"
+	set_ranges "$VGA 4k"
+	tracer_on
+	kill -USR1 "$(barmap_pid "$BATS_TEST_TMPDIR/out")"
+	wait "$!"
+	assert_eq "entries dumped" 2 "$(grep -c '^pte' "$BATS_TEST_TMPDIR/out")"
+	assert_eq "the entry, traced" "$(grep '^pte' "$BATS_TEST_TMPDIR/out" | sed -n 1p)" \
+		"$(grep '^pte' "$BATS_TEST_TMPDIR/out" | sed -n 2p)"
+	assert_eq "user mappings" "" "$(user_map_lines)"
+}
+
+@test "userspace: a kernel driver and a process on the same BAR, told apart by the pid" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	touch_dev map edu
+	barmap "$RES0" 0 0x1000 r4 0x0 wait r4 0x0 > "$BATS_TEST_TMPDIR/out" 3>&- &
+	wait_ready "$BATS_TEST_TMPDIR/out"
+	touch_dev read edu 4 0x0
+	kill -USR1 "$(barmap_pid "$BATS_TEST_TMPDIR/out")"
+	wait "$!"
+	pid=$(barmap_pid "$BATS_TEST_TMPDIR/out")
+	kid=$(mapping_id "$EDU")
+	uid=$(user_lines "$pid" | awk '$1 == "MAP" { print $2 }')
+	assert_eq "the reads" "R 4 $uid $EDU 0x10000ed 0x0 $pid
+R 4 $kid $EDU 0x10000ed 0x0 0
+R 4 $uid $EDU 0x10000ed 0x0 $pid" "$(trace_events | grep '^R ')"
+}
+
+@test "userspace: the events carry the pid, and the MAP event says it" {
+	set_ranges "$EDU 4k"
+	echo 1 > "$EVENTS/enable"
+	barmap "$RES0" 0 0x1000 r4 0x0 > "$BATS_TEST_TMPDIR/out"
+	echo 0 > "$EVENTS/enable"
+	pid=$(barmap_pid "$BATS_TEST_TMPDIR/out")
+	grep -E "^ +barmap-$pid +\[[0-9]+\] .* mmio_read: phys=$EDU value=0x10000ed width=4 map_id=[0-9]+ pc=0x0$" "$TRACING/trace"
+	grep -E " mmio_map: map_id=[0-9]+ phys=$EDU virt=0x[0-9a-f]+ len=0x1000 pid=$pid$" "$TRACING/trace"
+	: > "$TRACING/trace"
+}
