@@ -456,6 +456,22 @@ int cmd_boot_params(int argc, char **argv)
 	return ret;
 }
 
+/*
+ * The last column of a mappings line: the caller of ioremap(), or for a
+ * process's mapping "pid=PID virt=VIRT comm=COMM", shown as
+ * "pid PID (COMM) at VIRT".
+ */
+static void print_owner(const char *owner)
+{
+	char virt[32];
+	int pid, comm;
+
+	if (sscanf(owner, "pid=%d virt=%31s comm=%n", &pid, virt, &comm) == 2 && comm > 0)
+		printf("pid %d (%s) at %s\n", pid, owner + comm, virt);
+	else
+		printf("%s\n", owner);
+}
+
 /* maps: the mappings file, with a header over its columns. */
 int cmd_maps(int argc, char **argv)
 {
@@ -480,8 +496,9 @@ int cmd_maps(int argc, char **argv)
 			fprintf(stderr, "mmioctl: %s: malformed line '%s'\n", path, line);
 			return EXIT_REFUSED;
 		}
-		printf("%6s %-18s %-12s %6s %12s %s\n", id, phys, size,
-		       strcmp(traced, "0") ? "yes" : "no", armed, line + caller);
+		printf("%6s %-18s %-12s %6s %12s ", id, phys, size,
+		       strcmp(traced, "0") ? "yes" : "no", armed);
+		print_owner(line + caller);
 	}
 	if (ferror(file)) {
 		fclose(file);

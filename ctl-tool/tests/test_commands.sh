@@ -103,6 +103,11 @@ expect "the header names the columns" same "$(echo "$out" | head -n 1)" \
 	"    ID PHYS               SIZE         TRACED        ARMED CALLER"
 
 make_tree
+echo "9 0xfea00000 0x1000 1 4096 pid=812 virt=0x7f52b911a000 comm=my driver" >> "$ctl/mappings"
+check "maps shows a process's mapping with its pid and command" 0 \
+	"     9 0xfea00000         0x1000          yes         4096 pid 812 (my driver) at 0x7f52b911a000" -- maps
+
+make_tree
 echo "0x1000 0x10" > "$ctl/ranges"
 check "clear empties the set" 0 "" -- clear
 expect "clear truncated ranges" same "$(cat "$ctl/ranges")" ""
