@@ -58,7 +58,7 @@ enables() {
 	[[ "$output" =~ $SUMMARY ]] || { echo "$output"; false; }
 	assert_eq "accesses" "$(session_accesses)" "$(event_accesses trace.txt)"
 	assert_eq "the MAP event" 1 \
-		"$(grep -Ec " mmio_map: map_id=[0-9]+ phys=$EDU virt=0x[0-9a-f]+ len=0x1000$" trace.txt)"
+		"$(grep -Ec " mmio_map: map_id=[0-9]+ phys=$EDU virt=0x[0-9a-f]+ len=0x1000 pid=0$" trace.txt)"
 	assert_eq "lines" 5 "$(wc -l < trace.txt)"
 	# The session is over: its events off, nothing armed, the instance kept.
 	assert_eq "events" "0 0 0 0 0 " "$(enables mmioctl)"

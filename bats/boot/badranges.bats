@@ -29,7 +29,7 @@ teardown() { :; }
 	echo 0 > "$TRACING/events/mmiotrace/enable"
 	echo 1 > "$TRACING/events/mmiotrace/enable"
 	[ "$(grep -c ': mmio_map: ' "$TRACING/trace")" = 1 ]
-	sed -nE 's/^.*: mmio_map: //p' "$TRACING/trace" | grep -Eqx "map_id=[0-9]+ phys=$E1000 virt=0x[0-9a-f]+ len=0x20000"
+	sed -nE 's/^.*: mmio_map: //p' "$TRACING/trace" | grep -Eqx "map_id=[0-9]+ phys=$E1000 virt=0x[0-9a-f]+ len=0x20000 pid=0"
 	assert_stat armed_bytes 131072
 	echo 0 > "$TRACING/events/mmiotrace/enable"
 	echo > "$MMIOTRACE/ranges"

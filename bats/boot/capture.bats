@@ -30,7 +30,7 @@ teardown() { :; }
 @test "capture: the trace begins with e1000's MAP and its probe's accesses" {
 	local first id
 	first=$(event_lines | head -n 1)
-	[[ "$first" =~ ^mmio_map\ map_id=([0-9]+)\ phys=$E1000\ virt=0x[0-9a-f]+\ len=$E1000_LEN$ ]]
+	[[ "$first" =~ ^mmio_map\ map_id=([0-9]+)\ phys=$E1000\ virt=0x[0-9a-f]+\ len=$E1000_LEN\ pid=0$ ]]
 	id=${BASH_REMATCH[1]}
 	# Every other event is an access of that mapping, to its BAR.
 	[ "$(event_lines | tail -n +2 | grep -Evc "^mmio_(read|write) phys=0x[0-9a-f]+ value=0x[0-9a-f]+ width=[1248] map_id=$id pc=0x0$")" = 0 ]

@@ -34,7 +34,7 @@ teardown() {
 	fi
 	# One mapping, mapped before the first access and never unmapped.
 	[ "$(event_lines "$FLIGHT/trace" | grep -c '^mmio_map ')" = 1 ]
-	event_lines "$FLIGHT/trace" | head -n 1 | grep -Eqx "mmio_map map_id=[0-9]+ phys=$EDU virt=0x[0-9a-f]+ len=0x1000"
+	event_lines "$FLIGHT/trace" | head -n 1 | grep -Eqx "mmio_map map_id=[0-9]+ phys=$EDU virt=0x[0-9a-f]+ len=0x1000 pid=0"
 	[ "$(event_lines "$FLIGHT/trace" | grep -c '^mmio_unmap ')" = 0 ]
 	[ "$(event_lines "$FLIGHT/trace" | wc -l)" = 18 ]
 	oracle_record_events "flight-$CRASH_KIND" "$EDU" 0x100000 4 "$FLIGHT" exact
