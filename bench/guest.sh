@@ -328,6 +328,18 @@ fi
 # Where the time goes, from the function graph of this shell
 # (set_ftrace_pid), in an instance of its own so that the tracer and the
 # events keep theirs; a trace_marker line starts each record.
+# ATTR_ONE_CPU=1 (bats/bench.bats) takes the other CPUs offline meanwhile:
+# every start of the graph patches the sched_switch call in __schedule(),
+# and QEMU's multi-threaded TCG has been seen to run a stale int3 there on
+# another CPU after the patch was done (an "Oops: int3").
+attr_cpus() {
+	local cpu
+	[ "${ATTR_ONE_CPU:-0}" = 1 ] || return 0
+	for cpu in /sys/devices/system/cpu/cpu[1-9]*; do
+		echo "$1" > "$cpu/online"
+	done
+}
+attr_cpus 0
 attr=$tracing/instances/attr
 mkdir -p "$attr"
 echo $$ > "$attr/set_ftrace_pid"
@@ -523,6 +535,7 @@ per_call remap_off "$remaps" "ioremap iounmap mmiotrace_ioremap_begin mmiotrace_
 per_call floor "$samples" "do_kern_addr_fault" touch_dev "fault $samples"
 echo nop > "$attr/current_tracer"
 rmdir "$attr"
+attr_cpus 1
 
 # Traced reads from one CPU, then from two at once (stock takes the
 # second CPU offline): events per second, and the events neither in the
