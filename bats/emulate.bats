@@ -245,18 +245,37 @@ R 4 $at 0xabcd 0x0 0"
 	assert_stat unknown 0
 }
 
-@test "emulate: an SSE store is stepped onto the alias and logged as UNKNOWN" {
+@test "emulate: MOVD and MOVQ of XMM registers and PUSH are stepped through a buffer, with their values" {
 	set_ranges "$VGA 4k"
 	tracer_on
 	touch_dev map vga
 	touch_dev insn movq_xmm vga 0x100 0x1122334455667788
-	touch_dev read vga 8 0x100
+	touch_dev insn movd_xmm_load vga 0x104
+	assert_value 0x11223344
+	touch_dev insn pushq vga 0x100
+	assert_value 0x1122334455667788
+	read_map "$VGA"
+	assert_events "MAP $ID $VGA $VIRT 0x1000 0x0 0
+W 8 $ID $(hex VGA+0x100) 0x1122334455667788 0x0 0
+R 4 $ID $(hex VGA+0x104) 0x11223344 0x0 0
+R 8 $ID $(hex VGA+0x100) 0x1122334455667788 0x0 0"
+	assert_stat stepped 3
+	assert_stat exposed 0
+	assert_stat unknown 0
+}
+
+@test "emulate: a 16-byte SSE store is stepped onto the alias and logged as UNKNOWN" {
+	set_ranges "$VGA 4k"
+	tracer_on
+	touch_dev map vga
+	touch_dev insn movdqu_xmm vga 0x100 0x1122334455667788
+	touch_dev read vga 8 0x108
 	assert_value 0x1122334455667788
 	read_map "$VGA"
 	run trace_events
 	assert_eq "events" 3 "${#lines[@]}"
 	[[ "${lines[1]}" =~ ^UNKNOWN\ $ID\ $(hex VGA+0x100)\ [0-9a-f]{2},[0-9a-f]{2},[0-9a-f]{2}\ 0x0\ 0$ ]] ||
-		{ echo "not the UNKNOWN line of movq: ${lines[1]}"; false; }
+		{ echo "not the UNKNOWN line of movdqu: ${lines[1]}"; false; }
 	assert_stat stepped 1
 	assert_stat exposed 0
 	assert_stat unknown 1

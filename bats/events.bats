@@ -196,3 +196,39 @@ W 4 $(hex EDU+INVERSE) 0x55
 R 4 $(hex EDU+INVERSE) 0xffffffaa" "$(event_accesses "$BATS_TEST_TMPDIR/report")"
 	assert_eq "the tracer's" "$(tracer_accesses)" "$(event_accesses "$BATS_TEST_TMPDIR/report")"
 }
+
+# perf lets any user count its own hits of a tracepoint (exclude_kernel)
+# at perf_event_paranoid 2 and 1: a consumer of these events would start
+# tracing with root's range set and put root's staged override in force.
+@test "events: a user without privilege may not open a perf event of them, at perf_event_paranoid 2 and 1" {
+	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+	printf '%s\n' "$EDU 4 = 0xdeadbeef" > "$MMIOTRACE/overrides"
+	for event in mmio_read mmio_write mmio_unknown mmio_map mmio_unmap; do
+		for level in 2 1; do
+			echo "$level" > /proc/sys/kernel/perf_event_paranoid
+			run as_nobody "perfopen $(cat "$EVENTS/$event/id") 0"
+			echo "$paranoid" > /proc/sys/kernel/perf_event_paranoid
+			assert_eq "perfopen $event as nobody at $level" "refused EPERM" "$output"
+			assert_stat armed_bytes 0
+		done
+	done
+	touch_dev read edu 4 "$ID_REG"
+	assert_value 0x10000ed
+	assert_eq "overrides" "$EDU 4 = 0xdeadbeef 0xffffffff" "$(cat "$MMIOTRACE/overrides")"
+}
+
+@test "events: root's perf event of mmio_read traces while it is open, and its override is in force" {
+	printf '%s\n' "$EDU 4 = 0xdeadbeef count 1" > "$MMIOTRACE/overrides"
+	perfopen "$(cat "$EVENTS/mmio_read/id")" 30 > "$BATS_TEST_TMPDIR/perf" 3>&- &
+	perf_pid=$!
+	for i in $(seq 100); do
+		grep -q opened "$BATS_TEST_TMPDIR/perf" && break
+		sleep 0.05
+	done
+	assert_stat armed_bytes 4096
+	touch_dev read edu 4 "$ID_REG"
+	assert_value 0xdeadbeef
+	kill "$perf_pid"
+	wait "$perf_pid" || true
+	assert_stat armed_bytes 0
+}

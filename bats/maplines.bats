@@ -58,3 +58,59 @@ $VGA 4k"
 	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
 R 4 $ID $EDU 0x10000ed 0x0 0"
 }
+
+# clear_by WAY: one of the ways the buffer loses its events besides
+# tracing_on going from 0 to 1.
+clear_by() {
+	local cpu
+	case $1 in
+	trace) : > "$TRACING/trace" ;;
+	per_cpu)
+		for cpu in "$TRACING"/per_cpu/cpu*; do
+			: > "$cpu/trace"
+		done ;;
+	snapshot) echo 1 > "$TRACING/snapshot" ;;
+	buffer_size_kb) echo 16 > "$TRACING/buffer_size_kb" ;;
+	esac
+}
+
+@test "maplines: after a clear of any kind, the next access comes after its mapping's MAP line" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	read_map "$EDU"
+	expected="MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0"
+	for way in trace per_cpu snapshot buffer_size_kb; do
+		clear_by "$way"
+		touch_dev read edu 4 0x0
+		# A resize may keep the older lines: the MAP line comes again.
+		[ "$way" = buffer_size_kb ] && events=$(trace_events | tail -n 2) ||
+			events=$(trace_events)
+		assert_eq "after a clear by $way" "$expected" "$events"
+	done
+	echo 0 > "$TRACING/snapshot"
+}
+
+@test "maplines: an instance that enables mmio_map after another gets the MAP events in its own buffer" {
+	set_ranges "$EDU 4k"
+	first=$(new_instance first)
+	echo 1 > "$first/events/mmiotrace/enable"
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	id=$(mapping_id "$EDU")
+	second=$(new_instance second)
+	echo 1 > "$second/events/mmiotrace/enable"
+	touch_dev read edu 4 0x0
+	map="mmio_map map_id=$id phys=$EDU virt=$(touch_virt edu) len=0x1000 pid=0"
+	read_line="mmio_read phys=$EDU value=0x10000ed width=4 map_id=$id pc=0x0"
+	assert_eq "the second instance" "$map
+$read_line" "$(event_lines "$second/trace")"
+	assert_eq "the first instance" "$map
+$read_line
+$read_line" "$(event_lines "$first/trace")"
+	echo 0 > "$first/events/mmiotrace/enable"
+	echo 0 > "$second/events/mmiotrace/enable"
+	rmdir "$first" "$second"
+}

@@ -22,6 +22,10 @@ teardown() {
 	# A test that failed may leave its barmap waiting.
 	for pid in $(pidof barmap); do kill -9 "$pid"; done
 	tracer_off
+	if [ -d "$TRACING/events/uprobes" ]; then
+		echo 0 > "$TRACING/events/uprobes/enable"
+		echo > "$TRACING/uprobe_events"
+	fi
 	bdf=$(basename "$EDU_DEV")
 	if [ -e /sys/bus/pci/drivers/uio_pci_generic/"$bdf" ]; then
 		echo "$bdf" > /sys/bus/pci/drivers/uio_pci_generic/unbind
@@ -329,4 +333,59 @@ R 4 $uid $EDU 0x10000ed 0x0 $pid" "$(trace_events | grep '^R ')"
 	grep -E "^ +barmap-$pid +\[[0-9]+\] .* mmio_read: phys=$EDU value=0x10000ed width=4 map_id=[0-9]+ pc=0x0$" "$TRACING/trace"
 	grep -E " mmio_map: map_id=[0-9]+ phys=$EDU virt=0x[0-9a-f]+ len=0x1000 pid=$pid$" "$TRACING/trace"
 	: > "$TRACING/trace"
+}
+
+# A process that steps itself over a traced read, as a debugger's stepi
+# does: the trap after the read comes where it comes untraced, after the
+# read, and the read is traced once.
+@test "userspace: a process single-stepping over its traced read gets every trap where it gets it untraced" {
+	barmap "$RES0" 0 0x1000 ro step 0x0 > "$BATS_TEST_TMPDIR/untraced"
+	assert_eq "untraced" "step 0x0 = 0x10000ed traps nop1 nop2 nop3 end" \
+		"$(grep -v '^pid' "$BATS_TEST_TMPDIR/untraced")"
+	set_ranges "$EDU 4k"
+	tracer_on
+	barmap "$RES0" 0 0x1000 ro step 0x0 > "$BATS_TEST_TMPDIR/traced"
+	assert_eq "traced" "step 0x0 = 0x10000ed traps nop1 nop2 nop3 end" \
+		"$(grep -v '^pid' "$BATS_TEST_TMPDIR/traced")"
+	pid=$(barmap_pid "$BATS_TEST_TMPDIR/traced")
+	read_map "$EDU"
+	assert_eq "lines" "MAP $ID $EDU $VIRT 0x1000 0x0 $pid
+R 4 $ID $EDU 0x10000ed 0x0 $pid
+UNMAP $ID 0x0 $pid" "$(user_lines "$pid")"
+	assert_stat user_released 0
+}
+
+# A hardware breakpoint on the instruction after a traced read fires as
+# it does untraced: the fault's frame has RF set, which must not outlive
+# the emulated read.
+@test "userspace: a breakpoint on the instruction after a traced read fires once, as untraced" {
+	barmap "$RES0" 0 0x1000 ro hwbp 0x0 > "$BATS_TEST_TMPDIR/untraced"
+	set_ranges "$EDU 4k"
+	tracer_on
+	barmap "$RES0" 0 0x1000 ro hwbp 0x0 > "$BATS_TEST_TMPDIR/traced"
+	assert_eq "untraced" "hwbp 0x0 = 0x10000ed hits 1" "$(grep -v '^pid' "$BATS_TEST_TMPDIR/untraced")"
+	assert_eq "traced" "hwbp 0x0 = 0x10000ed hits 1" "$(grep -v '^pid' "$BATS_TEST_TMPDIR/traced")"
+	assert_stat user_read 1
+}
+
+# A uprobe on a traced MOV: uprobes steps a copy of the MOV out of line,
+# with TF; kmmio emulates the copy, and the process must go on after the
+# original, where a RIP-relative load and a call work.
+@test "userspace: a uprobe on a traced MMIO read fires, and the process goes on after the read" {
+	offset=$(barmap "$RES0" 0 0x1000 ro xol-offset | awk '$1 == "xol-offset" { print $2 }')
+	echo "p:mmioread /usr/bin/barmap:$offset" > "$TRACING/uprobe_events"
+	echo 1 > "$TRACING/events/uprobes/mmioread/enable"
+	set_ranges "$EDU 4k"
+	tracer_on
+	run barmap "$RES0" 0 0x1000 ro xol 0x0
+	echo 0 > "$TRACING/events/uprobes/mmioread/enable"
+	hits=$(grep -c ' mmioread: ' "$TRACING/trace" || true)
+	echo > "$TRACING/uprobe_events"
+	assert_eq "barmap's status" 0 "$status"
+	assert_eq "what barmap saw" "xol 0x0 = 0x10000ed riprel 0xc0ffee01 called 1" "$(echo "$output" | grep -v '^pid')"
+	assert_eq "uprobe hits" 1 "$hits"
+	pid=$(echo "$output" | awk '$1 == "pid" { print $2 }')
+	assert_eq "reads" "R 4 $EDU 0x10000ed $pid" \
+		"$(user_lines "$pid" | awk '$1 == "R" { print $1, $2, $4, $5, $NF }')"
+	assert_stat user_released 0
 }

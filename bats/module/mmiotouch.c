@@ -428,7 +428,7 @@ static u64 insn_xchgb_bh(void __iomem *p, u64 v)
 }
 
 /*
- * SSE: stepped straight onto the alias, its value not known to kmmio. The
+ * SSE MOVQ to memory: stepped through a buffer, its value known. The
  * kernel is built without SSE, so xmm0 is nobody's but this asm's between
  * kernel_fpu_begin() and kernel_fpu_end(); it cannot be named a clobber.
  */
@@ -438,6 +438,36 @@ static u64 insn_movq_xmm(void __iomem *p, u64 v)
 	asm volatile("movq %0, %%xmm0\n\tmovq %%xmm0, (%1)"
 		     : : "r" (v), "r" (p) : "memory");
 	kernel_fpu_end();
+	return v;
+}
+
+/* An SSE load of 32 bits: stepped through a buffer, its value known. */
+static u64 insn_movd_xmm_load(void __iomem *p, u64 v)
+{
+	u32 value;
+
+	kernel_fpu_begin();
+	asm volatile("movd (%1), %%xmm0\n\tmovd %%xmm0, %0"
+		     : "=r" (value) : "r" (p) : "memory");
+	kernel_fpu_end();
+	return value;
+}
+
+/* 16 bytes from an XMM register: stepped onto the alias, UNKNOWN. */
+static u64 insn_movdqu_xmm(void __iomem *p, u64 v)
+{
+	kernel_fpu_begin();
+	asm volatile("movq %0, %%xmm0\n\tpunpcklqdq %%xmm0, %%xmm0\n\t"
+		     "movdqu %%xmm0, (%1)"
+		     : : "r" (v), "r" (p) : "memory");
+	kernel_fpu_end();
+	return v;
+}
+
+/* PUSH from the device, the value popped back into a register. */
+static u64 insn_pushq(void __iomem *p, u64 v)
+{
+	asm volatile("pushq (%1)\n\tpopq %0" : "=r" (v) : "r" (p) : "memory");
 	return v;
 }
 
@@ -467,6 +497,9 @@ static const struct insn_form insn_forms[] = {
 	{ "orl_self", 4, insn_orl_self },
 	{ "xchgb_bh", 1, insn_xchgb_bh },
 	{ "movq_xmm", 8, insn_movq_xmm },
+	{ "movd_xmm_load", 4, insn_movd_xmm_load },
+	{ "movdqu_xmm", 16, insn_movdqu_xmm },
+	{ "pushq", 8, insn_pushq },
 };
 
 /* argv: insn NAME TARGET OFFSET [VALUE] */

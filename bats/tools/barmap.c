@@ -24,6 +24,17 @@
  *   pin CPU         run on CPU from now on
  *   unmap           munmap() the mapping
  *   exit            exit at once, without munmap()
+ *   step OFF        single-step (the trap flag, as a debugger's stepi)
+ *                   over one 4-byte read at OFF and three NOPs; prints
+ *                   the value and where each trap stopped, named after
+ *                   the next instruction ("step OFF = V traps nop1 nop2
+ *                   nop3 end")
+ *   hwbp OFF        a hardware instruction breakpoint on the instruction
+ *                   after a 4-byte read at OFF ("hwbp OFF = V hits N")
+ *   xol OFF         a 4-byte read at OFF followed by a RIP-relative load
+ *                   and a call: what a uprobe on the read must leave
+ *                   working ("xol OFF = V riprel 0xc0ffee01 called 1")
+ *   xol-offset      the file offset of that read, for uprobe_events
  *
  * The page after the mapping is left unmapped, so that an access past
  * its end faults. A fault ends the process with its signal, as it would
@@ -31,6 +42,10 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <linux/hw_breakpoint.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -203,6 +218,188 @@ static void spin(unsigned long off, unsigned long n)
 	       (b.tv_nsec - a.tv_nsec));
 }
 
+/*
+ * The instructions a debugger steps over: the trap flag set by POPF traps
+ * after the instruction that follows, the 4-byte read at %rdi; then after
+ * each NOP. Each label names the instruction a trap stops before.
+ */
+uint32_t stepped_read(volatile void *addr);
+extern const char step_nop1[], step_nop2[], step_nop3[], step_end[];
+asm(".pushsection .text\n"
+    ".globl stepped_read\n"
+    "stepped_read:\n"
+    "	pushfq\n"
+    "	orq $0x100, (%rsp)\n"
+    "	popfq\n"
+    "	movl (%rdi), %eax\n"
+    ".globl step_nop1\n"
+    "step_nop1: nop\n"
+    ".globl step_nop2\n"
+    "step_nop2: nop\n"
+    ".globl step_nop3\n"
+    "step_nop3: nop\n"
+    ".globl step_end\n"
+    "step_end: ret\n"
+    ".popsection\n");
+
+/* A 4-byte read at %rdi and the instruction after it, for a breakpoint. */
+uint32_t plain_read(volatile void *addr);
+extern const char plain_next[];
+asm(".pushsection .text\n"
+    ".globl plain_read\n"
+    "plain_read:\n"
+    "	movl (%rdi), %eax\n"
+    ".globl plain_next\n"
+    "plain_next: nop\n"
+    "	ret\n"
+    ".popsection\n");
+
+/*
+ * A read that a uprobe is put on (xol_mov), then what breaks if the
+ * process goes on from the uprobe's out-of-line copy: a RIP-relative
+ * load and a call. Returns the value read; *riprel and calls say the rest.
+ */
+const uint32_t riprel_value __attribute__((used)) = 0xc0ffee01;
+static volatile int xol_calls;
+void xol_callee(void);
+void xol_callee(void)
+{
+	xol_calls++;
+}
+
+uint32_t xol_read(volatile void *addr, uint32_t *riprel);
+extern const char xol_mov[];
+asm(".pushsection .text\n"
+    ".globl xol_read\n"
+    "xol_read:\n"
+    "	pushq %rbx\n"
+    "	movq %rsi, %rbx\n"
+    ".globl xol_mov\n"
+    "xol_mov: movl (%rdi), %eax\n"
+    "	movl riprel_value(%rip), %edx\n"
+    "	movl %edx, (%rbx)\n"
+    "	pushq %rax\n"
+    "	call xol_callee\n"
+    "	popq %rax\n"
+    "	popq %rbx\n"
+    "	ret\n"
+    ".popsection\n");
+
+#define STEP_TRAPS_MAX	16
+#define X86_EFLAGS_TF	0x100UL
+static volatile unsigned long step_traps[STEP_TRAPS_MAX];
+static volatile unsigned int nr_step_traps;
+
+/* Each trap: note where it stopped; at the end, clear the trap flag. */
+static void on_step_trap(int sig, siginfo_t *info, void *uc_void)
+{
+	ucontext_t *uc = uc_void;
+	unsigned long ip = uc->uc_mcontext.gregs[REG_RIP];
+
+	(void)sig;
+	(void)info;
+	if (nr_step_traps < STEP_TRAPS_MAX)
+		step_traps[nr_step_traps++] = ip;
+	if (ip == (unsigned long)step_end || nr_step_traps == STEP_TRAPS_MAX)
+		uc->uc_mcontext.gregs[REG_EFL] &= ~X86_EFLAGS_TF;
+}
+
+static const char *step_label(unsigned long ip)
+{
+	static char other[32];
+
+	if (ip == (unsigned long)step_nop1)
+		return "nop1";
+	if (ip == (unsigned long)step_nop2)
+		return "nop2";
+	if (ip == (unsigned long)step_nop3)
+		return "nop3";
+	if (ip == (unsigned long)step_end)
+		return "end";
+	snprintf(other, sizeof(other), "0x%lx", ip);
+	return other;
+}
+
+static void step(unsigned long off)
+{
+	struct sigaction sa = { .sa_sigaction = on_step_trap, .sa_flags = SA_SIGINFO };
+	uint32_t value;
+	unsigned int i;
+
+	if (sigaction(SIGTRAP, &sa, NULL)) {
+		perror("sigaction");
+		exit(2);
+	}
+	nr_step_traps = 0;
+	value = stepped_read(bar + off);
+	signal(SIGTRAP, SIG_DFL);
+	printf("step 0x%lx = 0x%x traps", off, value);
+	for (i = 0; i < nr_step_traps; i++)
+		printf(" %s", step_label(step_traps[i]));
+	printf("\n");
+}
+
+/* A counting instruction breakpoint of this process at @addr. */
+static int breakpoint_at(const void *addr)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_BREAKPOINT,
+		.size = sizeof(attr),
+		.bp_type = HW_BREAKPOINT_X,
+		.bp_addr = (unsigned long)addr,
+		.bp_len = sizeof(long),
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	int fd = syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+
+	if (fd < 0) {
+		perror("perf_event_open");
+		exit(2);
+	}
+	return fd;
+}
+
+static void hwbp(unsigned long off)
+{
+	int fd = breakpoint_at(plain_next);
+	uint64_t hits = 0;
+	uint32_t value = plain_read(bar + off);
+
+	if (read(fd, &hits, sizeof(hits)) != sizeof(hits)) {
+		perror("read breakpoint count");
+		exit(2);
+	}
+	close(fd);
+	printf("hwbp 0x%lx = 0x%x hits %llu\n", off, value, (unsigned long long)hits);
+}
+
+static void xol(unsigned long off)
+{
+	uint32_t riprel = 0, value = xol_read(bar + off, &riprel);
+
+	printf("xol 0x%lx = 0x%x riprel 0x%x called %d\n", off, value, riprel, xol_calls);
+}
+
+/* The offset of xol_mov in this program's file, from /proc/self/maps. */
+static void xol_offset(void)
+{
+	unsigned long start, end, file_off, addr = (unsigned long)xol_mov;
+	char line[512];
+	FILE *maps = fopen("/proc/self/maps", "r");
+
+	while (maps && fgets(line, sizeof(line), maps)) {
+		if (sscanf(line, "%lx-%lx %*s %lx", &start, &end, &file_off) == 3 &&
+		    addr >= start && addr < end) {
+			printf("xol-offset 0x%lx\n", addr - start + file_off);
+			fclose(maps);
+			return;
+		}
+	}
+	fprintf(stderr, "barmap: xol_read is in no mapping\n");
+	exit(2);
+}
+
 /* The commands from argv[i] on; returns at the end. */
 static void run(char **argv, int i, int argc)
 {
@@ -261,6 +458,14 @@ static void run(char **argv, int i, int argc)
 			pin(number(argv[++i]));
 		} else if (!strcmp(c, "unmap")) {
 			munmap((void *)bar, bar_len);
+		} else if (!strcmp(c, "step") && i + 1 < argc) {
+			step(number(argv[++i]));
+		} else if (!strcmp(c, "hwbp") && i + 1 < argc) {
+			hwbp(number(argv[++i]));
+		} else if (!strcmp(c, "xol") && i + 1 < argc) {
+			xol(number(argv[++i]));
+		} else if (!strcmp(c, "xol-offset")) {
+			xol_offset();
 		} else if (!strcmp(c, "exit")) {
 			fflush(stdout);
 			_exit(0);
