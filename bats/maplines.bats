@@ -55,8 +55,9 @@ $VGA 4k"
 	: > "$TRACING/trace"
 	touch_dev read edu 4 0x0
 	read_map "$EDU"
-	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
-R 4 $ID $EDU 0x10000ed 0x0 0"
+	# The clear logs the MAP of vga again too, soon: not asserted here.
+	assert_eq "events" "MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0" "$(trace_events | grep -v "^MAP [0-9]* $VGA ")"
 }
 
 # clear_by WAY: one of the ways the buffer loses its events besides

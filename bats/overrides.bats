@@ -96,6 +96,9 @@ BAD_RULES=(
 	'0x1000 4 == 0\n' '0x1000 4 = zero\n' '0x1000 4 read 0\n' 'x 4 = 0\n' '0x1000 4 = 0 0x1 0x2\n'
 	'0xfffffffffffffff8 8 = 0\n' '!0x1000\n' '!0x1000 4\n' '0x1000 4 = 0\0\n'
 	'0x2000 4 = 0\nbad\n' "0x1000 4 = 0 0x1 count $(printf '0%.0s' $(seq 80))1\n"
+	# Numbers as ranges reads them: no sign, no leading zero (octal).
+	'+0x1000 4 = 0\n' '010 4 = 0\n' '0x1000 04 = 0\n' '0x1000 4 = 010\n' '0x1000 4 = +1\n'
+	'0x1000 4 = 0 0x0f count 010\n'
 )
 
 @test "overrides: malformed rules are EINVAL and change nothing (> and >>)" {
