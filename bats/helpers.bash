@@ -432,3 +432,26 @@ flight_accesses() {
 	done
 	printf 'W 4 %s 0xdeadbeef\n' "$reg"
 }
+
+# map_whole TARGET SIZE LEVEL (hugepages.bats, slow/hugepages.bats): map
+# the first SIZE bytes of TARGET, check that its page-table leaves are at
+# LEVEL, and keep them in BEFORE, with its virtual address in BASE.
+map_whole() {
+	local level
+	touch_dev map "$1" 0x0 "$2"
+	BASE=$(touch_virt "$1")
+	level=$(page_level "$BASE")
+	[ "$level" = "$3" ] || { echo "$1 mapped at level '$level', expected $3"; return 1; }
+	BEFORE=$(page_entries "$BASE" "$((BASE + $2))")
+}
+
+# assert_page_tables_restored SIZE: the leaves of [BASE, BASE + SIZE) are
+# as map_whole found them.
+assert_page_tables_restored() {
+	local after
+	after=$(page_entries "$BASE" "$((BASE + $1))")
+	if [ "$after" != "$BEFORE" ]; then
+		printf 'page tables before tracing:\n%s\nafter:\n%s\n' "$BEFORE" "$after"
+		return 1
+	fi
+}

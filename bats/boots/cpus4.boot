@@ -1,0 +1,6 @@
+# Every CPU stays online on 4 CPUs too, and each one's accesses are traced.
+TIER=quick
+TESTS="cpus.bats"
+CPUS=4
+ORACLE=yes
+EST=150
