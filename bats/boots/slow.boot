@@ -4,6 +4,5 @@
 # after round beside huge mappings in use.
 TIER=slow
 TESTS="slow/fuzz.bats slow/onoff.bats slow/hugepages.bats"
-ORACLE=yes
 TIMEOUT=900
 EST=150
