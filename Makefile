@@ -164,19 +164,32 @@ $(BUILD)/boots.mk: $(wildcard bats/boots/*.boot) bats/harness/boots.sh
 	@bats/harness/boots.sh rules > $@
 include $(BUILD)/boots.mk
 
-# check TIERS: select the parts, run those out of date, sum up.
+# check TIERS: select the parts, run those out of date, sum up. First what
+# narrows each boot (its stamp), so that with -j make starts the parts in
+# the order given, longest first; the BAR probe goes before the first boot
+# that needs it.
 define check_run
 	@mkdir -p $(CHECK_DIR) && touch $(CHECK_DIR)/.started
 	@parts="$$(CHECK_DIR=$(CHECK_DIR) CHECK_BOOTS='$(BOOTS)' CHECK_BATS='$(BATS)' CHECK_TESTS='$(TESTS)' \
 		bats/harness/boots.sh parts $(1))" || exit 1; \
 	echo "check: $$parts"; \
-	[ "$(RERUN)" = 0 ] || for part in $$parts; do rm -f $(CHECK_DIR)/$$part.ok; done; \
-	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) $$(for part in $$parts; do echo $(CHECK_DIR)/$$part.ok; done) || true; \
+	targets="" sels=""; \
+	for part in $$parts; do \
+		[ "$(RERUN)" = 0 ] || rm -f $(CHECK_DIR)/$$part.ok; \
+		[ ! -f bats/boots/$$part.boot ] || sels="$$sels $(CHECK_DIR)/selection/$$part"; \
+		if grep -qs _BAR0 bats/boots/$$part.boot; then \
+			case $$targets in *pci.env*) ;; *) targets="$$targets $(CHECK_DIR)/pci.env" ;; esac; \
+		fi; \
+		targets="$$targets $(CHECK_DIR)/$$part.ok"; \
+	done; \
+	{ [ -z "$$sels" ] || $(MAKE) --no-print-directory -s $$sels; } && \
+	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) $$targets || true; \
 	bats/harness/summary.sh $(CHECK_DIR) $$parts
 endef
-check: $(KERNEL) $(IMAGE)
+# The host's mmioctl first: decode.sh and the host tests share its build.
+check: $(KERNEL) $(IMAGE) $(HOST_MMIOCTL)
 	$(call check_run,$(CHECK_TIERS))
-check-quick: $(KERNEL) $(IMAGE)
+check-quick: $(KERNEL) $(IMAGE) $(HOST_MMIOCTL)
 	$(call check_run,$(filter-out slow,$(CHECK_TIERS)))
 
 $(CHECK_DIR)/host.ok: $(shell find ctl-tool -type f) $(HOST_MMIOCTL) bats/harness/host.sh bats/harness/part.sh
