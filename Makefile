@@ -135,7 +135,7 @@ image: $(IMAGE)
 # the host's unit tests, checkpatch per patch, the harness self-tests, and
 # one guest boot per bats/boots/NAME.boot (bats/harness/boot.sh), each
 # writing CHECK_DIR/NAME.tap and NAME.wall, and NAME.ok when it passed. A
-# part runs again only when what it tests changed (or it failed); the
+# part runs again only when what it tests changed (RERUN=1: anyway); the
 # summary (bats/harness/summary.sh) ends with "N passed, N failed".
 # Knobs: BOOTS="guest capture" (those boots only), BATS="ranges.bats ..."
 # (the boots that run them, only them), TESTS=REGEX (bats --filter), RERUN=1

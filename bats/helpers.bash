@@ -327,12 +327,16 @@ page_entries() {
 EVENTS=$TRACING/events/mmiotrace
 
 # clear_triggers EVENT_DIR: remove every trigger of an event.
+# (Read whole first, with builtins: every test's teardown gets here.)
 clear_triggers() {
-	local trigger
-	grep -v '^#' "$1/trigger" | sed 's/ \[active\]$//; s/:size=[0-9]*//' |
-		while read -r trigger; do
-			echo "!$trigger" > "$1/trigger"
-		done
+	local trigger triggers
+	mapfile -t triggers < "$1/trigger"
+	for trigger in "${triggers[@]}"; do
+		case $trigger in "#"*) continue ;; esac
+		trigger=${trigger% \[active\]}
+		[[ $trigger =~ :size=[0-9]* ]] && trigger=${trigger/"${BASH_REMATCH[0]}"/}
+		echo "!$trigger" > "$1/trigger"
+	done
 }
 
 # events_off_in DIR: the mmiotrace events of one trace array (the top

@@ -40,7 +40,7 @@ fi
 if [ -n "$kept" ]; then
 	echo "check: up to date, not run again:${kept%,}"
 fi
-[ -n "$ran" ] || echo "check: nothing changed since the last run, nothing was run again (RERUN=1 runs it all)"
+[ -n "$ran" ] || echo "check: nothing changed since the last run, nothing was run again (RERUN=1 runs it anyway)"
 skipped=$(grep -c '^ok .*# skip' "$all" || true)
 passed=$(($(grep -c '^ok ' "$all" || true) - skipped))
 failed=$(grep -c '^not ok ' "$all" || true)
