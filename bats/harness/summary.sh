@@ -22,7 +22,7 @@ for part in "$@"; do
 	if [ "$tap" -nt "$outdir/.started" ]; then
 		ran="$ran $part ${wall}s,"
 	else
-		kept="$kept $part,"
+		kept="$kept $part ${wall}s,"
 	fi
 done
 # A bats file that no boot runs is a test lost.
@@ -38,7 +38,7 @@ if [ -n "$ran" ]; then
 	echo "check: whole run: $(($(date +%s) - $(stat -c %Y "$outdir/.started")))s"
 fi
 if [ -n "$kept" ]; then
-	echo "check: up to date, not run again:${kept%,}"
+	echo "check: up to date, not run again (wall time when last run):${kept%,}"
 fi
 [ -n "$ran" ] || echo "check: nothing changed since the last run, nothing was run again (RERUN=1 runs it anyway)"
 skipped=$(grep -c '^ok .*# skip' "$all" || true)
