@@ -58,9 +58,12 @@ matches() {
 	return 1
 }
 
-# estimate PART: seconds it took last time, or its data file's EST.
+# estimate PART: seconds it took last time, unless that run was narrowed,
+# or its data file's EST.
 estimate() {
-	if [ -s "${CHECK_DIR:-/nonexistent}/$1.wall" ]; then
+	local sel=${CHECK_DIR:-/nonexistent}/selection/$1
+	if [ -s "${CHECK_DIR:-/nonexistent}/$1.wall" ] &&
+		{ [ ! -f "$sel" ] || [ "$(cat "$sel")" = "$(echo $(var "$1" TESTS))|" ]; }; then
 		cat "$CHECK_DIR/$1.wall"
 	elif [ -f "$boots/$1.boot" ]; then
 		var "$1" EST
