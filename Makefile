@@ -52,7 +52,7 @@ GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh initramfs/pci
 	README.md ctl-tool/mmioctl.bash-completion \
 	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/boot/*.sh bats/harness/fixtures/*)
 
-.PHONY: all deps kernel image check stress fuzz demo bench bench-decode series-check refresh-patches help clean
+.PHONY: all deps kernel image check check-quick stress fuzz demo bench bench-decode series-check refresh-patches help clean
 all: image
 
 # Install what is missing, Debian packages only; a no-op when all are there.
@@ -130,22 +130,118 @@ $(IMAGE): $(GUEST_FILES) $(MODULE) $(MODROOT)/.installed $(TOOLS) $(MMIOCTL)
 		$(abspath $(MODULE)) $(abspath $(MODROOT)) $(abspath $(TOOLS)) $(abspath $(MMIOCTL))
 image: $(IMAGE)
 
-# SANITIZE=1 also runs the stress set (see stress).
-check: $(KERNEL) $(IMAGE)
-	@STRESS=$(SANITIZE) bats/harness/check.sh $(KERNEL) $(IMAGE) $(CHECK_DIR) $(SRC) $(PATCHES)
+# make check: every part a target of its own, stamped, run in parallel
+# (CHECK_JOBS at a time), in the shape of the kernel's kselftest Makefile:
+# the host's unit tests, checkpatch per patch, the harness self-tests, and
+# one guest boot per bats/boots/NAME.boot (bats/harness/boot.sh), each
+# writing CHECK_DIR/NAME.tap and NAME.wall, and NAME.ok when it passed. A
+# part runs again only when what it tests changed (RERUN=1: anyway); the
+# summary (bats/harness/summary.sh) ends with "N passed, N failed".
+# Knobs: BOOTS="guest capture" (those boots only), BATS="ranges.bats ..."
+# (the boots that run them, only them), TESTS=REGEX (bats --filter), RERUN=1
+# (run the selected parts even if up to date). check-quick leaves out the
+# slow tier; SANITIZE=1 adds the stress tier (see stress).
+CHECK_JOBS ?= $(JOBS)
+BOOTS      ?=
+BATS       ?=
+TESTS      ?=
+RERUN      ?= 0
+CHECK_TIERS = quick slow $(if $(filter 1,$(SANITIZE)),stress)
+HOST_OBJ   := $(BUILD)/ctl-tool
+# What every boot tests besides its own files; the image itself is only
+# order-only, so that a change to one bats file reruns only its boots.
+# (boots.sh only selects and orders: what it selects is in the stamp of
+# what narrows each boot.)
+BOOT_DEPS  := $(KERNEL) $(MODULE) $(MODROOT)/.installed $(TOOLS) $(MMIOCTL) \
+	initramfs/init initramfs/build.sh initramfs/pci.sh initramfs/run-qemu.sh \
+	bats/helpers.bash bats/splats.ere bats/harness/boot.sh \
+	bats/harness/part.sh bats/harness/verdict.sh bats/harness/oracle.py
+HARNESS    := $(wildcard bats/harness/*.sh bats/harness/*.py bats/harness/fixtures/*) \
+	initramfs/run-qemu.sh initramfs/init
+CHECKPATCH_TAPS = $(patsubst patches/%,$(CHECK_DIR)/checkpatch/%.tap,$(PATCHES))
 
-# Everything in check, plus the full fuzz corpus (2000 writes per file),
-# STRESS_SECONDS of concurrent stress on 2 CPUs and on maxcpus=1, and
-# FUZZ_SECONDS of libFuzzer on mmioctl's parsers. Then, as it is too slow
-# for CI, all of that on the sanitizer kernel (check SANITIZE=1);
-# STRESS_SANITIZE=0 leaves it out.
+# Each boot's files, from its data file.
+$(BUILD)/boots.mk: $(wildcard bats/boots/*.boot) bats/harness/boots.sh
+	@mkdir -p $(@D)
+	@bats/harness/boots.sh rules > $@
+include $(BUILD)/boots.mk
+
+# check TIERS: select the parts, run those out of date, sum up. First what
+# narrows each boot (its stamp), so that with -j make starts the parts in
+# the order given, longest first; the BAR probe goes before the first boot
+# that needs it.
+define check_run
+	@mkdir -p $(CHECK_DIR) && touch $(CHECK_DIR)/.started
+	@parts="$$(CHECK_DIR=$(CHECK_DIR) CHECK_BOOTS='$(BOOTS)' CHECK_BATS='$(BATS)' CHECK_TESTS='$(TESTS)' \
+		bats/harness/boots.sh parts $(1))" || exit 1; \
+	echo "check: $$parts"; \
+	targets="" sels=""; \
+	for part in $$parts; do \
+		[ "$(RERUN)" = 0 ] || rm -f $(CHECK_DIR)/$$part.ok; \
+		[ ! -f bats/boots/$$part.boot ] || sels="$$sels $(CHECK_DIR)/selection/$$part"; \
+		if grep -qs _BAR0 bats/boots/$$part.boot; then \
+			case $$targets in *pci.env*) ;; *) targets="$$targets $(CHECK_DIR)/pci.env" ;; esac; \
+		fi; \
+		targets="$$targets $(CHECK_DIR)/$$part.ok"; \
+	done; \
+	{ [ -z "$$sels" ] || $(MAKE) --no-print-directory -s $$sels; } && \
+	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) $$targets || true; \
+	bats/harness/summary.sh $(CHECK_DIR) $$parts
+endef
+# The host's mmioctl first: decode.sh and the host tests share its build.
+check: $(KERNEL) $(IMAGE) $(HOST_MMIOCTL)
+	$(call check_run,$(CHECK_TIERS))
+check-quick: $(KERNEL) $(IMAGE) $(HOST_MMIOCTL)
+	$(call check_run,$(filter-out slow,$(CHECK_TIERS)))
+
+$(CHECK_DIR)/host.ok: $(shell find ctl-tool -type f) $(HOST_MMIOCTL) bats/harness/host.sh bats/harness/part.sh
+	@bats/harness/part.sh $(CHECK_DIR) host bats/harness/host.sh $(abspath $(HOST_OBJ)) $(abspath $(CHECK_DIR))
+
+$(CHECK_DIR)/checkpatch/%.tap: patches/% bats/harness/checkpatch.sh | $(SRC)/.pristine
+	@mkdir -p $(@D)
+	@bats/harness/checkpatch.sh $(SRC) $< $(@:.tap=.log) > $@.new && mv $@.new $@
+$(CHECK_DIR)/checkpatch.ok: $(CHECKPATCH_TAPS) patches/series bats/harness/part.sh
+	@echo "check: checkpatch --strict on $(words $(PATCHES)) patches"
+	@bats/harness/part.sh $(CHECK_DIR) checkpatch cat $(CHECKPATCH_TAPS)
+
+$(CHECK_DIR)/selftest.ok: $(HARNESS) | $(KERNEL) $(IMAGE)
+	@bats/harness/part.sh $(CHECK_DIR) selftest bats/harness/selftest.sh $(KERNEL) $(IMAGE) $(CHECK_DIR)/selftest
+
+# The BARs that kernel arguments name (EDU_BAR0, E1000_BAR0): the devices'
+# order in run-qemu.sh fixes them; a short boot reads them.
+$(CHECK_DIR)/pci.env: $(KERNEL) initramfs/run-qemu.sh initramfs/pci.sh | $(IMAGE)
+	@echo "check: probe boot for the BAR addresses (log: $(CHECK_DIR)/pci/console.log)"
+	@initramfs/run-qemu.sh -t $$((120 * $${TIMEOUT_SCALE:-1})) $(KERNEL) $(IMAGE) $(CHECK_DIR)/pci \
+		'. /opt/mmio/pci.sh; echo EDU_BAR0=$$(edu_bar0); echo E1000_BAR0=$$(e1000_bar0)' > /dev/null || \
+		{ echo "check: the probe boot failed, logs: $(CHECK_DIR)/pci"; exit 1; }
+	@grep -E '^[A-Z0-9_]+=0x[0-9a-f]+$$' $(CHECK_DIR)/pci/output.log > $@.new && mv $@.new $@
+
+# What narrowed a boot's last run (BATS, TESTS): a change reruns it.
+$(CHECK_DIR)/selection/%: FORCE
+	@mkdir -p $(@D)
+	@sel=$$(CHECK_BATS='$(BATS)' CHECK_TESTS='$(TESTS)' bats/harness/boots.sh selection $*) && \
+		{ [ "$$sel" = "$$(cat $@ 2>/dev/null)" ] || echo "$$sel" > $@; }
+
+$(patsubst %,$(CHECK_DIR)/%.ok,$(BOOT_NAMES)): $(CHECK_DIR)/%.ok: bats/boots/%.boot \
+		$(CHECK_DIR)/selection/% $(BOOT_DEPS) | $(IMAGE)
+	@CHECK_BATS='$(BATS)' CHECK_TESTS='$(TESTS)' HOST_MMIOCTL=$(abspath $(HOST_MMIOCTL)) \
+		bats/harness/part.sh $(CHECK_DIR) $* bats/harness/boot.sh $(KERNEL) $(IMAGE) $(CHECK_DIR) $*
+FORCE:
+
+# Everything in check, plus the bench loop's short run, the full fuzz
+# corpus (2000 writes per file), STRESS_SECONDS of concurrent stress on 2
+# CPUs and on maxcpus=1 (the stress tier of bats/boots/), and FUZZ_SECONDS
+# of libFuzzer on mmioctl's parsers; all run again (RERUN=1), in
+# build/stress. Then, as it is too slow for CI, all of that on the
+# sanitizer kernel (check SANITIZE=1); STRESS_SANITIZE=0 leaves it out.
 STRESS_SECONDS  ?= 120
 FUZZ_SECONDS    ?= 60
 STRESS_SANITIZE ?= 1
 $(if $(filter-out 0 1,$(STRESS_SANITIZE)),$(error STRESS_SANITIZE must be 0 or 1, not '$(STRESS_SANITIZE)'))
 export STRESS_SECONDS
 stress: $(KERNEL) $(IMAGE) fuzz
-	@STRESS=1 bats/harness/check.sh $(KERNEL) $(IMAGE) $(BUILD)/stress$(FLAVOUR) $(SRC) $(PATCHES)
+	@$(MAKE) --no-print-directory check CHECK_DIR=$(BUILD)/stress$(FLAVOUR) \
+		CHECK_TIERS="quick slow stress bench" RERUN=1
 ifeq ($(SANITIZE)$(STRESS_SANITIZE),01)
 	@echo "stress: the same on the sanitizer kernel (make check SANITIZE=1)"
 	@$(MAKE) --no-print-directory check SANITIZE=1
@@ -177,7 +273,8 @@ demo: $(KERNEL) $(IMAGE)
 	@cat $(BUILD)/demo/trace.txt
 	@echo "demo: trace saved as $(BUILD)/demo/trace.txt"
 
-# Timings in the guest (not part of check: no timing assertions there).
+# Timings in the guest (not part of check: no timing assertions there);
+# first the loop once with tiny counts, as a test that every figure prints.
 # STOCK=1 also builds the unpatched kernel and runs the same loop on it,
 # then BENCH_PAIRS short boots of each kernel in turn that only time
 # ioremap()+iounmap() (bench/remap.sh): under TCG one boot of each cannot
@@ -193,6 +290,8 @@ BENCH_RUN      = bash /opt/mmio/bench/guest.sh $(BENCH_COUNT) $(BENCH_REPEATS)
 BENCH_REMAP    = bash /opt/mmio/bench/remap.sh $(BENCH_COUNT) $(BENCH_REPEATS)
 
 bench: $(KERNEL) $(IMAGE) $(if $(filter 1,$(STOCK)),$(STOCK_IMAGE))
+	@echo "bench: the loop once with tiny counts (bats/boots/bench.boot)"
+	@$(MAKE) --no-print-directory check CHECK_DIR=$(BUILD)/bench/check BOOTS=bench BATS= TESTS=
 	@$(MAKE) -s deps PACKAGES=gnuplot-nox
 	@rm -rf $(BUILD)/bench/pairs
 	@mkdir -p $(BUILD)/bench
@@ -252,6 +351,8 @@ clean:
 help:
 	@echo "make demo            boot the guest, trace the edu device, print the trace"
 	@echo "make check           host tests, checkpatch, guest tests; ends 'N passed, N failed'"
+	@echo "make check-quick     the same without the slow tier (bats/boots/slow.boot)"
+	@echo "  BOOTS='guest capture' BATS='ranges.bats ...' TESTS=REGEX RERUN=1 CHECK_JOBS=N  narrow or force it"
 	@echo "make stress          check plus fuzzing and timed stress (SANITIZE=1 too)"
 	@echo "make bench [STOCK=1] timings in the guest, optionally against stock 6.12"
 	@echo "make bench-decode    mmioctl decode/stat against awk on a generated trace"

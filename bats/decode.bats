@@ -4,7 +4,7 @@
 # (it is static, and libxml2 would bring ICU into an image without libc),
 # so the guest checks what needs no map and hands the trace to the host on
 # the oracle's serial port, between DECODE lines that oracle.py skips;
-# check.sh then decodes it with ctl-tool/maps/nvme.xml (harness/decode.sh).
+# the host then decodes it with ctl-tool/maps/nvme.xml (harness/decode.sh).
 
 load helpers
 

@@ -327,12 +327,16 @@ page_entries() {
 EVENTS=$TRACING/events/mmiotrace
 
 # clear_triggers EVENT_DIR: remove every trigger of an event.
+# (Read whole first, with builtins: every test's teardown gets here.)
 clear_triggers() {
-	local trigger
-	grep -v '^#' "$1/trigger" | sed 's/ \[active\]$//; s/:size=[0-9]*//' |
-		while read -r trigger; do
-			echo "!$trigger" > "$1/trigger"
-		done
+	local trigger triggers
+	mapfile -t triggers < "$1/trigger"
+	for trigger in "${triggers[@]}"; do
+		case $trigger in "#"*) continue ;; esac
+		trigger=${trigger% \[active\]}
+		[[ $trigger =~ :size=[0-9]* ]] && trigger=${trigger/"${BASH_REMATCH[0]}"/}
+		echo "!$trigger" > "$1/trigger"
+	done
 }
 
 # events_off_in DIR: the mmiotrace events of one trace array (the top
@@ -431,4 +435,27 @@ flight_accesses() {
 		printf 'R 4 %s 0x%x\n' "$reg" $((~value & 0xffffffff))
 	done
 	printf 'W 4 %s 0xdeadbeef\n' "$reg"
+}
+
+# map_whole TARGET SIZE LEVEL (hugepages.bats, slow/hugepages.bats): map
+# the first SIZE bytes of TARGET, check that its page-table leaves are at
+# LEVEL, and keep them in BEFORE, with its virtual address in BASE.
+map_whole() {
+	local level
+	touch_dev map "$1" 0x0 "$2"
+	BASE=$(touch_virt "$1")
+	level=$(page_level "$BASE")
+	[ "$level" = "$3" ] || { echo "$1 mapped at level '$level', expected $3"; return 1; }
+	BEFORE=$(page_entries "$BASE" "$((BASE + $2))")
+}
+
+# assert_page_tables_restored SIZE: the leaves of [BASE, BASE + SIZE) are
+# as map_whole found them.
+assert_page_tables_restored() {
+	local after
+	after=$(page_entries "$BASE" "$((BASE + $1))")
+	if [ "$after" != "$BEFORE" ]; then
+		printf 'page tables before tracing:\n%s\nafter:\n%s\n' "$BEFORE" "$after"
+		return 1
+	fi
 }

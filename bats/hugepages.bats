@@ -13,29 +13,6 @@ setup() {
 	IVSHMEM=$(ivshmem_bar2)
 }
 
-# map_whole TARGET SIZE LEVEL: map the first SIZE bytes of TARGET, check
-# that its page-table leaves are at LEVEL, and keep them in BEFORE, with its
-# virtual address in BASE.
-map_whole() {
-	local level
-	touch_dev map "$1" 0x0 "$2"
-	BASE=$(touch_virt "$1")
-	level=$(page_level "$BASE")
-	[ "$level" = "$3" ] || { echo "$1 mapped at level '$level', expected $3"; return 1; }
-	BEFORE=$(page_entries "$BASE" "$((BASE + $2))")
-}
-
-# assert_page_tables_restored SIZE: the leaves of [BASE, BASE + SIZE) are
-# as map_whole found them.
-assert_page_tables_restored() {
-	local after
-	after=$(page_entries "$BASE" "$((BASE + $1))")
-	if [ "$after" != "$BEFORE" ]; then
-		printf 'page tables before tracing:\n%s\nafter:\n%s\n' "$BEFORE" "$after"
-		return 1
-	fi
-}
-
 @test "hugepages: the 16M VGA BAR mapped whole is made of 2M pages" {
 	map_whole vga 0x1000000 pmd
 	[ "$(page_level "$((BASE + 0xfff000))")" = pmd ]
@@ -105,52 +82,6 @@ R 2 $ID $(hex VGA+0xfffffe) 0xbad 0x0 0"
 	assert_page_tables_restored 0x1000000
 }
 
-# hammer TARGET OFFSET...: read each offset of TARGET in a loop until killed.
-hammer() {
-	local target=$1 offset
-	shift
-	while true; do
-		for offset in "$@"; do
-			echo "read $target 4 $offset" > "$TOUCH/ctl"
-		done
-	done
-}
-
-@test "hugepages: ranges added and removed while the 16M mapping is in use" {
-	map_whole vga 0x1000000 pmd
-	touch_dev write vga 4 0x400000 0x5eed0001
-	touch_dev write vga 4 0xa00000 0x5eed0002
-	dmesg_mark
-	tracer_on
-	hammer vga 0x400000 0xa00000 0x100 &
-	pid=$!
-	for round in $(seq 1 15); do
-		set_ranges "$(hex VGA+0x400000) 4"
-		add_ranges "$(hex VGA+0xa00000) 16"
-		add_ranges "!$(hex VGA+0x400000) 4"
-		add_ranges "$(hex VGA+0x300000) 2M"
-	done
-	kill "$pid"
-	wait "$pid" || true
-	assert_ranges "$(hex VGA+0x300000) 0x200000
-$(hex VGA+0xa00000) 0x10"
-	# 0x300000-0x500000 spans two 2M pages, 0xa00000 one more.
-	assert_stat armed_leaves 3
-	: > "$TRACING/trace"
-	touch_dev read vga 4 0x400000
-	touch_dev read vga 4 0xa00000
-	touch_dev read vga 4 0x100
-	ID=$(mapping_id "$VGA")
-	assert_events "R 4 $ID $(hex VGA+0x400000) 0x5eed0001 0x0 0
-R 4 $ID $(hex VGA+0xa00000) 0x5eed0002 0x0 0"
-	tracer_off
-	assert_stat armed_bytes 0
-	assert_page_tables_restored 0x1000000
-	touch_dev read vga 4 0xa00000
-	assert_value 0x5eed0002
-	assert_dmesg_clean
-}
-
 @test "hugepages: the 1G ivshmem BAR mapped whole is made of a 1G page" {
 	map_whole ivshmem 0x40000000 pud
 }
@@ -195,31 +126,6 @@ W 8 $ID $(hex IVSHMEM+0x3ffffff8) 0x33 0x0 0
 R 8 $ID $(hex IVSHMEM+0x3ffffff8) 0x33 0x0 0"
 	tracer_off
 	assert_page_tables_restored 0x40000000
-}
-
-@test "hugepages: ranges added and removed while the 1G mapping is in use" {
-	map_whole ivshmem 0x40000000 pud
-	touch_dev write ivshmem 4 0x1000 0x600d0001
-	dmesg_mark
-	tracer_on
-	hammer ivshmem 0x1000 0x30000000 &
-	pid=$!
-	for round in $(seq 1 15); do
-		set_ranges "$(hex IVSHMEM+0x1000) 4"
-		add_ranges "!$(hex IVSHMEM+0x1000) 4"
-		set_ranges "$(hex IVSHMEM+0x1000) 4k"
-	done
-	kill "$pid"
-	wait "$pid" || true
-	assert_stat armed_leaves 1
-	: > "$TRACING/trace"
-	touch_dev read ivshmem 4 0x1000
-	touch_dev read ivshmem 4 0x30000000
-	assert_events "R 4 $(mapping_id "$IVSHMEM") $(hex IVSHMEM+0x1000) 0x600d0001 0x0 0"
-	tracer_off
-	assert_stat armed_bytes 0
-	assert_page_tables_restored 0x40000000
-	assert_dmesg_clean
 }
 
 @test "hugepages: a mapping of 2M pages and a 4k tail arms each page at its level" {

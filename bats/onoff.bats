@@ -43,24 +43,6 @@ UNMAP $ID 0x0 0"
 R 8 $ID $EDU $value 0x0 0"
 }
 
-@test "onoff: 20 enable/disable cycles leave no armed pages and a clean log" {
-	dmesg_mark
-	for cycle in $(seq 1 20); do
-		tracer_on
-		touch_dev map edu
-		touch_dev read edu 4 0x0
-		assert_stat armed_bytes 4096
-		# Every other cycle leaves the mapping live for disable to purge.
-		if [ $((cycle % 2)) = 0 ]; then
-			touch_dev unmap edu
-		fi
-		tracer_off
-		assert_stat armed_bytes 0
-		touch_dev unmap edu 2>/dev/null || true
-	done
-	assert_dmesg_clean
-}
-
 @test "onoff: the controls exist and can be set while the tracer is off" {
 	set_ranges "$EDU 4k"
 	echo 1 > "$MMIOTRACE/trace_pc"

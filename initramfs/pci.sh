@@ -1,11 +1,14 @@
 # PCI devices as the guest's sysfs shows them; sourced by the tests
 # (bats/helpers.bash), the bench and the demo (POSIX sh: the demo is ash).
+# Files are read with the shell's read: every test's setup looks devices
+# up, and a fork and exec cost much under TCG.
 
 # pci_dev VENDOR DEVICE: the sysfs directory of the first such device.
 pci_dev() {
-	local dev
+	local dev vendor device
 	for dev in /sys/bus/pci/devices/*; do
-		if [ "$(cat "$dev/vendor")" = "$1" ] && [ "$(cat "$dev/device")" = "$2" ]; then
+		read -r vendor < "$dev/vendor" && read -r device < "$dev/device" || continue
+		if [ "$vendor" = "$1" ] && [ "$device" = "$2" ]; then
 			echo "$dev"
 			return 0
 		fi
@@ -22,9 +25,12 @@ pci_bdf() {
 
 # pci_resource VENDOR DEVICE BAR: "START END FLAGS" of a BAR from sysfs.
 pci_resource() {
-	local dev
+	local dev line n=0
 	dev=$(pci_dev "$1" "$2") || return 1
-	sed -n "$(($3 + 1))p" "$dev/resource"
+	while read -r line; do
+		[ "$n" = "$3" ] && { echo "$line"; return 0; }
+		n=$((n + 1))
+	done < "$dev/resource"
 }
 
 # pci_bar VENDOR DEVICE BAR: physical start of a BAR, as 0x%x.

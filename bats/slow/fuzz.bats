@@ -3,7 +3,7 @@
 # of valid writes to every writable file. make check runs FUZZ_ROUNDS=200
 # per file, make stress 2000. A failure names the seed and the round.
 
-load helpers
+load ../helpers
 
 ROUNDS=${FUZZ_ROUNDS:-200}
 SEED=${FUZZ_SEED:-20261203}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # The benchmark loop of "make bench", run once with tiny counts so that it
-# cannot rot. No timing is asserted, only that every figure is produced.
+# cannot rot. No timing is asserted, only that every figure is produced:
+# make bench and make stress run it (bats/boots/bench.boot), make check not.
 
-load helpers
+load ../helpers
 
 @test "bench: the loop produces every figure" {
 	# The function graph's patching on one CPU: see attr_cpus in guest.sh.

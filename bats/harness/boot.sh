@@ -1,0 +1,59 @@
+#!/bin/bash
+# Run the guest boot described by bats/boots/NAME.boot and judge it: TAP on stdout.
+# usage: boot.sh KERNEL IMAGE OUTDIR NAME
+# The guest's logs go to OUTDIR/NAME (run-qemu.sh); OUTDIR/pci.env, when
+# there, gives the BAR addresses that kernel arguments name (EDU_BAR0...).
+# CHECK_BATS (files) and CHECK_TESTS (a bats --filter regex) narrow the
+# run; TIMEOUT_SCALE stretches its timeouts; HOST_MMIOCTL decodes its nvme
+# trace. See bats/boots/README for the data file's variables.
+set -eu
+kernel=$1 image=$2 outdir=$3 name=$4
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+scale=${TIMEOUT_SCALE:-1}
+case $scale in
+''|*[!0-9]*|0) echo "boot: TIMEOUT_SCALE must be a positive integer, not '$scale'" >&2; exit 2 ;;
+esac
+filter=${CHECK_TESTS:-}
+files=$("$here/boots.sh" files "$name")
+[ -f "$outdir/pci.env" ] && . "$outdir/pci.env"
+TIER="" TESTS="" COMMAND="" CPUS=2 TIMEOUT=300 TEST_TIMEOUT=120 ARGS="" QEMU="" ORACLE=no \
+	REBOOT=no DEATH="" ENV="" DECODE=no DEPS=""
+. "$top/bats/boots/$name.boot"
+# Narrowed: some of its files, or some of their tests.
+narrowed=no
+[ "$files" = "$(echo $TESTS)" ] && [ -z "$filter" ] || narrowed=yes
+
+if [ -z "$COMMAND" ]; then
+	COMMAND="BATS_TEST_TIMEOUT=$((TEST_TIMEOUT * scale)) CPUS=$CPUS $ENV bats --formatter tap --timing"
+	[ -z "$filter" ] || COMMAND="$COMMAND --filter '$(printf %s "$filter" | sed "s/'/'\\\\''/g")'"
+	for file in $files; do
+		COMMAND="$COMMAND /opt/mmio/bats/$file"
+	done
+fi
+options=(-t $((TIMEOUT * scale)) -c "$CPUS")
+[ "$ORACLE" != yes ] || options+=(-T)
+[ "$REBOOT" != yes ] || options+=(-R)
+[ -z "$ARGS" ] || options+=(-k "$ARGS")
+[ -z "$QEMU" ] || options+=(-x "$QEMU")
+
+echo "check: boot $name: $CPUS CPUs, $(echo $files)${filter:+ (tests matching '$filter')} (log: $outdir/$name/console.log)" >&2
+"$top/initramfs/run-qemu.sh" "${options[@]}" "$kernel" "$image" "$outdir/$name" "$COMMAND" > /dev/null || true
+"$here/verdict.sh" "$outdir/$name" "$name" "$DEATH" || true
+
+# A narrowed run may hold no oracle scenario or no nvme trace: then there
+# is nothing for the host to check.
+if [ "$ORACLE" = yes ]; then
+	if [ "$narrowed" = yes ] && ! grep -q '^ORACLE BEGIN' "$outdir/$name/oracle.log" 2>/dev/null; then
+		echo "ok - $name: oracle: no scenario among the selected tests # skip narrowed run"
+	else
+		"$here/oracle.py" "$outdir/$name" || true
+	fi
+fi
+if [ "$DECODE" = yes ]; then
+	if [ "$narrowed" = yes ] && ! grep -q '^DECODE BEGIN' "$outdir/$name/oracle.log" 2>/dev/null; then
+		echo "ok - $name: decode: no nvme trace among the selected tests # skip narrowed run"
+	else
+		"$here/decode.sh" "${HOST_MMIOCTL:?the host mmioctl}" "$top/ctl-tool/maps" "$outdir/$name" || true
+	fi
+fi
