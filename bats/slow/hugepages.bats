@@ -45,8 +45,10 @@ $(hex VGA+0xa00000) 0x10"
 	touch_dev read vga 4 0x400000
 	touch_dev read vga 4 0xa00000
 	touch_dev read vga 4 0x100
-	ID=$(mapping_id "$VGA")
-	assert_events "R 4 $ID $(hex VGA+0x400000) 0x5eed0001 0x0 0
+	# The clear logs the MAP line again, before the first access.
+	read_map "$VGA"
+	assert_events "MAP $ID $VGA $VIRT 0x1000000 0x0 0
+R 4 $ID $(hex VGA+0x400000) 0x5eed0001 0x0 0
 R 4 $ID $(hex VGA+0xa00000) 0x5eed0002 0x0 0"
 	tracer_off
 	assert_stat armed_bytes 0
@@ -74,7 +76,9 @@ R 4 $ID $(hex VGA+0xa00000) 0x5eed0002 0x0 0"
 	: > "$TRACING/trace"
 	touch_dev read ivshmem 4 0x1000
 	touch_dev read ivshmem 4 0x30000000
-	assert_events "R 4 $(mapping_id "$IVSHMEM") $(hex IVSHMEM+0x1000) 0x600d0001 0x0 0"
+	read_map "$IVSHMEM"
+	assert_events "MAP $ID $IVSHMEM $VIRT 0x40000000 0x0 0
+R 4 $ID $(hex IVSHMEM+0x1000) 0x600d0001 0x0 0"
 	tracer_off
 	assert_stat armed_bytes 0
 	assert_page_tables_restored 0x40000000
