@@ -99,7 +99,7 @@ changer() {
 
 # A read-modify-write of a traced page is single-stepped: the page stays
 # armed all along, so that no other CPU's access gets through untraced.
-@test "cpus: 200000 reads beside another CPU's read-modify-writes of the page are all traced" {
+@test "cpus: 100000 reads beside another CPU's read-modify-writes of the page are all traced" {
 	cpus=$(nproc)
 	echo 16384 > "$TRACING/buffer_size_kb"
 	# The reads' register is in the set, the one ORed beside it is not:
@@ -117,20 +117,20 @@ changer() {
 			sleep 0.05; done" &
 		pids="$pids $!"
 	done
-	taskset -c 0 sh -c "echo 'repeat 200000 read edu 4 0x0' > $TOUCH/ctl"
+	taskset -c 0 sh -c "echo 'repeat 100000 read edu 4 0x0' > $TOUCH/ctl"
 	touch "$stop"
 	for pid in $pids; do wait "$pid"; done
 	oracle_record "cpus-rmw-$cpus" "$EDU" 4 4
 	ID=$(mapping_id "$EDU")
-	assert_eq "reads traced on CPU 0" 200000 \
+	assert_eq "reads traced on CPU 0" 100000 \
 		"$(strip_timestamps < "$TRACING/per_cpu/cpu0/trace" |
 			grep -c "^R 4 $ID $EDU 0x10000ed 0x0 0$")"
-	assert_stat read 200000
+	assert_stat read 100000
 	assert_stat lost 0
 	assert_stat exposed 0
 	[ "$(stat_of stepped)" -ge 200 ]
 	echo "# $(stat_of stepped) read-modify-writes stepped on $((cpus - 1)) CPUs" \
-		"beside 200000 traced reads" >&3
+		"beside 100000 traced reads" >&3
 	tracer_off
 	assert_stat armed_bytes 0
 	assert_dmesg_clean

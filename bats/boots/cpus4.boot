@@ -4,6 +4,6 @@ TESTS="cpus.bats"
 CPUS=4
 ORACLE=yes
 EST=150
-# 200000 reads beside read-modify-writes: 60 s alone, more beside another
+# 100000 reads beside read-modify-writes: 30 s alone, more beside another
 # guest on two cores.
 TEST_TIMEOUT=300
