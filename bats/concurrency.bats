@@ -36,3 +36,33 @@ writer() { # writer SET ROUNDS
 	assert_stat armed_bytes 0
 	assert_dmesg_clean
 }
+
+# A CPU that changes a leaf's entry holds its fault page's lock, interrupts
+# off; the fault path of another CPU waits for it, however long the holder
+# takes (a preempted vCPU). The test module's hold_leaf makes the writer's
+# change take 400 ms while a process steps orl_self, whose address register
+# is its operand too (the page is made present for it), in a loop.
+@test "concurrency: a step with the page present waits for another CPU's change of the leaf" {
+	dmesg_mark
+	tracer_on
+	set_ranges "$VGA 4k"
+	touch_dev map vga
+	assert_stat armed_bytes 4096
+	taskset -c 1 sh -c "echo 'repeat 100000 insn orl_self vga 0x100' > $TOUCH/ctl" &
+	stepper=$!
+	# Stepping, not done: each step of 100000 takes two exceptions.
+	sleep 0.5
+	kill -0 "$stepper"
+	[ "$(stat_of exposed)" -gt 0 ]
+	# This subshell moves the set off VGA: it disarms the leaf, 3 s late.
+	(
+		touch_dev hold_leaf 3000 "$BASHPID"
+		set_ranges "0x1000 4k"
+	)
+	touch_dev hold_leaf 0 0
+	assert_value 0x1
+	wait "$stepper"
+	assert_stat armed_bytes 0
+	tracer_off
+	assert_dmesg_clean
+}

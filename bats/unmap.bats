@@ -85,3 +85,32 @@ UNMAP $ID 0x0 0"
 	assert_stat maps_traced 0
 	assert_dmesg_clean
 }
+
+# A GPU driver's shrinker may unmap I/O memory from direct reclaim, and
+# iounmap() takes mapping_mutex: nothing under it may allocate with a
+# reclaim that does I/O or enters a file system, or that shrinker waits
+# for its own task. Lockdep cannot see it (iounmap() takes the mutex in an
+# SRCU read section): the test module's reclaim_watch counts the calls of
+# kmmio_arm(), which allocates under mapping_mutex, made where such a
+# reclaim could run. Then an iounmap() of the traced mapping.
+@test "unmap: nothing under mmiotrace's locks allocates with a reclaim that may iounmap()" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	touch_dev map edu
+	touch_dev map vga
+	touch_dev reclaim_watch on
+	add_ranges "$VGA 4k"
+	touch_dev unmap vga
+	touch_dev map vga
+	touch_dev reclaim_watch off
+	# Two calls: the ranges write's, for the mapping made before, and the
+	# new mapping's, from ioremap(); none where reclaim may do I/O.
+	assert_value 0x200000000
+	touch_dev read edu 4 0x0
+	touch_dev unmap edu
+	read_map "$EDU"
+	assert_eq "edu's events" "MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0
+UNMAP $ID 0x0 0" "$(trace_events | awk -v id="$ID" '($1 == "R" ? $3 : $2) == id')"
+	assert_stat armed_bytes 4096
+}

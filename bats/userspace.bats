@@ -21,6 +21,10 @@ teardown() {
 	local bdf
 	# A test that failed may leave its barmap waiting.
 	for pid in $(pidof barmap); do kill -9 "$pid"; done
+	if [ -d /sys/kernel/debug/failslab ]; then
+		echo 0 > /sys/kernel/debug/failslab/probability
+		echo N > /sys/kernel/debug/failslab/task-filter
+	fi
 	tracer_off
 	if [ -d "$TRACING/events/uprobes" ]; then
 		echo 0 > "$TRACING/events/uprobes/enable"
@@ -389,4 +393,41 @@ UNMAP $ID 0x0 $pid" "$(user_lines "$pid")"
 	assert_eq "uprobe hits" 1 "$hits"
 	assert_eq "reads" "R 4 $EDU 0x10000ed $pid" "$reads"
 	assert_stat user_released 0
+}
+
+# Tracing starts and stops for the processes' mappings whatever atomic
+# allocation fails: walking the processes needs none. failslab, with its
+# task filter, fails every slab allocation that cannot sleep in the
+# subshells that start and stop the tracer.
+@test "userspace: starting and stopping with every atomic allocation failing" {
+	local failslab=/sys/kernel/debug/failslab
+	[ -d "$failslab" ] || skip "needs CONFIG_FAILSLAB"
+	taskset -c 1 barmap "$RES0" 0 0x1000 r4 0x0 wait r4 0x0 wait r4 0x0 > "$BATS_TEST_TMPDIR/out" 3>&- &
+	pid=$!
+	wait_ready "$BATS_TEST_TMPDIR/out"
+	set_ranges "$EDU 4k"
+	echo Y > "$failslab/ignore-gfp-wait"
+	echo Y > "$failslab/task-filter"
+	echo 0 > "$failslab/verbose"
+	echo 1 > "$failslab/interval"
+	echo -1 > "$failslab/times"
+	echo 100 > "$failslab/probability"
+	( echo 1 > /proc/self/make-it-fail; echo mmiotrace > "$TRACING/current_tracer" )
+	assert_eq "the process's mapping, traced" "$EDU 0x1000 1 4096 pid=$pid" \
+		"$(user_map_lines | awk '{ print $2, $3, $4, $5, $6 }')"
+	kill -USR1 "$pid"
+	wait_ready "$BATS_TEST_TMPDIR/out" 2
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 $pid
+R 4 $ID $EDU 0x10000ed 0x0 $pid"
+	( echo 1 > /proc/self/make-it-fail; echo nop > "$TRACING/current_tracer" )
+	echo 0 > "$failslab/probability"
+	echo N > "$failslab/task-filter"
+	assert_eq "user mappings left" "" "$(user_map_lines)"
+	assert_stat armed_bytes 0
+	kill -USR1 "$pid"
+	wait "$pid"
+	assert_eq "what the process read" "r4 0x0 = 0x10000ed
+r4 0x0 = 0x10000ed
+r4 0x0 = 0x10000ed" "$(grep '^r4' "$BATS_TEST_TMPDIR/out")"
 }

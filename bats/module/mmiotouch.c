@@ -39,6 +39,14 @@
  *   fault COUNT                       COUNT reads of a page that is not
  *                                     present, each ended by its exception
  *                                     fixup: the floor of a traced access
+ *   reclaim_watch on|off              count kmmio_arm()'s calls, and those
+ *                                     where an allocation may reclaim with
+ *                                     I/O; off sets "value" to
+ *                                     calls << 32 | reclaimable
+ *   hold_leaf MS PID                  kmmio changes a leaf's entry MS ms late,
+ *                                     holding its fault page's lock, in task
+ *                                     PID only; "hold_leaf 0 0" ends it and
+ *                                     sets "value" to the times it waited
  *   vmap | vunmap                     a RAM page vmap()ed as VM_IOREMAP, as
  *                                     vmap_pfn() and pstore make them: not
  *                                     an ioremap() mapping
@@ -57,12 +65,15 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/io.h>
+#include <linux/kprobes.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/rwsem.h>
 #include <linux/seq_file.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -194,6 +205,104 @@ static int do_unmap(struct target *t, u64 offset)
 	iounmap(t->base + offset);
 	t->base = NULL;
 	return 0;
+}
+
+/*
+ * reclaim_watch: a kprobe on kmmio_arm(), which allocates and is called
+ * under mmiotrace's mapping_mutex, counts the calls made where an
+ * allocation may enter reclaim that does I/O or a file system's: a GPU
+ * driver's shrinker may iounmap() there, which takes mapping_mutex.
+ * (Lockdep cannot tell: iounmap() takes it inside an SRCU read section.)
+ */
+static atomic_t arms_seen, arms_reclaimable;
+
+static int reclaim_watch_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	atomic_inc(&arms_seen);
+	if (current_gfp_context(GFP_KERNEL) & (__GFP_IO | __GFP_FS))
+		atomic_inc(&arms_reclaimable);
+	return 0;
+}
+
+static struct kprobe reclaim_kprobe = {
+	.symbol_name = "kmmio_arm",
+	.pre_handler = reclaim_watch_pre,
+};
+static bool reclaim_watching;
+
+static int do_reclaim_watch(int argc, char **argv)
+{
+	int ret;
+
+	if (argc != 2)
+		return -EINVAL;
+	if (!strcmp(argv[1], "off") && reclaim_watching) {
+		unregister_kprobe(&reclaim_kprobe);
+		reclaim_watching = false;
+		WRITE_ONCE(last_value,
+			   (u64)atomic_xchg(&arms_seen, 0) << 32 |
+			   atomic_xchg(&arms_reclaimable, 0));
+		return 0;
+	}
+	if (strcmp(argv[1], "on") || reclaim_watching)
+		return -EINVAL;
+	reclaim_kprobe.addr = NULL;
+	reclaim_kprobe.flags = 0;
+	ret = register_kprobe(&reclaim_kprobe);
+	reclaim_watching = !ret;
+	return ret;
+}
+
+/*
+ * hold_leaf: a kprobe on kmmio's set_leaf_armed(), called with the leaf's
+ * fault page locked, delays it in one task: the fault path of another CPU
+ * then finds the lock held for as long as the test wants.
+ */
+static DEFINE_MUTEX(hold_mutex);	/* hold_ms, registering the kprobe */
+static unsigned int hold_ms;
+static pid_t hold_pid;
+static atomic_t holds;
+
+static int hold_leaf_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (current->pid == READ_ONCE(hold_pid)) {
+		atomic_inc(&holds);
+		mdelay(READ_ONCE(hold_ms));
+	}
+	return 0;
+}
+
+static struct kprobe hold_kprobe = {
+	.symbol_name = "set_leaf_armed",
+	.pre_handler = hold_leaf_pre,
+};
+
+static int do_hold_leaf(int argc, char **argv)
+{
+	unsigned int ms;
+	int pid, ret;
+
+	if (argc != 3 || kstrtouint(argv[1], 0, &ms) || ms > 10000 ||
+	    kstrtoint(argv[2], 0, &pid))
+		return -EINVAL;
+	guard(mutex)(&hold_mutex);
+	if (!ms) {
+		if (hold_ms)
+			unregister_kprobe(&hold_kprobe);
+		hold_ms = 0;
+		WRITE_ONCE(last_value, atomic_xchg(&holds, 0));
+		return 0;
+	}
+	if (hold_ms || pid <= 0)
+		return -EINVAL;
+	WRITE_ONCE(hold_pid, pid);
+	WRITE_ONCE(hold_ms, ms);
+	hold_kprobe.addr = NULL;
+	hold_kprobe.flags = 0;
+	ret = register_kprobe(&hold_kprobe);
+	if (ret)
+		hold_ms = 0;
+	return ret;
 }
 
 /* @len bytes at @offset of a mapped target, or an error. */
@@ -757,11 +866,15 @@ static int do_vmap(bool map)
 	return 0;
 }
 
-/* Whether a command only accesses a mapping: it runs beside others. */
+/*
+ * Whether a command only accesses a mapping, or touches no target: it
+ * runs beside others (hold_leaf beside the accesses it is to delay).
+ */
 static bool shared_command(int argc, char **argv)
 {
 	return argc && (!strcmp(argv[0], "read") || !strcmp(argv[0], "write") ||
-			!strcmp(argv[0], "repeat") || !strcmp(argv[0], "insn"));
+			!strcmp(argv[0], "repeat") || !strcmp(argv[0], "insn") ||
+			!strcmp(argv[0], "hold_leaf"));
 }
 
 static int run_command(int argc, char **argv)
@@ -807,6 +920,10 @@ static int run_command(int argc, char **argv)
 		return do_io_helper(argc, argv);
 	if (!strcmp(argv[0], "remap"))
 		return do_remap(argc, argv);
+	if (!strcmp(argv[0], "hold_leaf"))
+		return do_hold_leaf(argc, argv);
+	if (!strcmp(argv[0], "reclaim_watch"))
+		return do_reclaim_watch(argc, argv);
 	if (!strcmp(argv[0], "fill")) {
 		if (argc != 2 || kstrtou64(argv[1], 0, &seed))
 			return -EINVAL;
@@ -931,6 +1048,10 @@ static void __exit mmiotouch_exit(void)
 	int i;
 
 	debugfs_remove_recursive(touch_dir);
+	if (hold_ms)
+		unregister_kprobe(&hold_kprobe);
+	if (reclaim_watching)
+		unregister_kprobe(&reclaim_kprobe);
 	do_vmap(false);
 	for (i = 0; i < ARRAY_SIZE(targets); i++) {
 		do_unmap(&targets[i], 0);
