@@ -120,14 +120,32 @@ $(BUILD)/tools/%: bats/tools/%.c | deps
 	@mkdir -p $(@D)
 	@gcc -static -O2 -Wall -Wextra -Werror -o $@ $<
 
+# The kernel's own x86 selftests of the paths that tracing a user mapping
+# shares (bats/x86-selftests.bats says which it leaves out and why): 64-bit,
+# static, with their Makefile's flags and the patched tree's uapi headers;
+# stdout line-buffered (bats/tools/linebuf.h).
+X86_SELFTESTS := mov_ss_trap single_step_syscall sigreturn syscall_arg_fault
+X86_SELFTEST_DIR := $(BUILD)/x86-selftests
+X86_SELFTEST_BINS := $(X86_SELFTESTS:%=$(X86_SELFTEST_DIR)/%_64)
+$(X86_SELFTEST_DIR)/usr/.installed: $(SRC)/.applied
+	@rm -rf $(@D)
+	@$(MAKE) -s -C $(SRC) O=$(abspath $(X86_SELFTEST_DIR))/obj \
+		INSTALL_HDR_PATH=$(abspath $(@D)) headers_install
+	@touch $@
+$(X86_SELFTEST_DIR)/%_64: $(SRC)/.applied $(X86_SELFTEST_DIR)/usr/.installed bats/tools/linebuf.h
+	@gcc -m64 -static -O2 -std=gnu99 -pthread -Wall -no-pie -DCAN_BUILD_64 \
+		-isystem $(X86_SELFTEST_DIR)/usr/include -include bats/tools/linebuf.h \
+		-o $@ $(SRC)/tools/testing/selftests/x86/$*.c -lrt -ldl
+
 $(MMIOCTL): $(wildcard ctl-tool/*.c ctl-tool/*.h) | deps
 	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool $(abspath $@)
 $(HOST_MMIOCTL): $(wildcard ctl-tool/*.c ctl-tool/*.h) | deps
 	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool $(abspath $@)
 
-$(IMAGE): $(GUEST_FILES) $(MODULE) $(MODROOT)/.installed $(TOOLS) $(MMIOCTL)
+$(IMAGE): $(GUEST_FILES) $(MODULE) $(MODROOT)/.installed $(TOOLS) $(X86_SELFTEST_BINS) $(MMIOCTL)
 	@initramfs/build.sh $(abspath $@) $(abspath $(BUILD))/guest-root \
-		$(abspath $(MODULE)) $(abspath $(MODROOT)) $(abspath $(TOOLS)) $(abspath $(MMIOCTL))
+		$(abspath $(MODULE)) $(abspath $(MODROOT)) $(abspath $(TOOLS)) \
+		$(abspath $(X86_SELFTEST_BINS)) $(abspath $(MMIOCTL))
 image: $(IMAGE)
 
 # make check: every part a target of its own, stamped, run in parallel
@@ -152,7 +170,7 @@ HOST_OBJ   := $(BUILD)/ctl-tool
 # order-only, so that a change to one bats file reruns only its boots.
 # (boots.sh only selects and orders: what it selects is in the stamp of
 # what narrows each boot.)
-BOOT_DEPS  := $(KERNEL) $(MODULE) $(MODROOT)/.installed $(TOOLS) $(MMIOCTL) \
+BOOT_DEPS  := $(KERNEL) $(MODULE) $(MODROOT)/.installed $(TOOLS) $(X86_SELFTEST_BINS) $(MMIOCTL) \
 	initramfs/init initramfs/build.sh initramfs/pci.sh initramfs/run-qemu.sh \
 	bats/helpers.bash bats/splats.ere bats/harness/boot.sh \
 	bats/harness/part.sh bats/harness/verdict.sh bats/harness/oracle.py
