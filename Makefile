@@ -124,7 +124,7 @@ $(BUILD)/tools/%: bats/tools/%.c | deps
 # shares (bats/x86-selftests.bats says which it leaves out and why): 64-bit,
 # static, with their Makefile's flags and the patched tree's uapi headers;
 # stdout line-buffered (bats/tools/linebuf.h).
-X86_SELFTESTS := mov_ss_trap single_step_syscall sigreturn syscall_arg_fault
+X86_SELFTESTS := mov_ss_trap single_step_syscall sigreturn syscall_arg_fault ioperm iopl
 X86_SELFTEST_DIR := $(BUILD)/x86-selftests
 X86_SELFTEST_BINS := $(X86_SELFTESTS:%=$(X86_SELFTEST_DIR)/%_64)
 $(X86_SELFTEST_DIR)/usr/.installed: $(SRC)/.applied

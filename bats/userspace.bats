@@ -431,3 +431,20 @@ R 4 $ID $EDU 0x10000ed 0x0 $pid"
 r4 0x0 = 0x10000ed
 r4 0x0 = 0x10000ed" "$(grep '^r4' "$BATS_TEST_TMPDIR/out")"
 }
+
+# A debugger's watchpoint on a traced register: the CPU reports a data
+# breakpoint after the access, at the user address; kmmio performs the
+# access through its alias, and must report it as the CPU would. edu's
+# liveness register (0x4) reads back what was written, inverted.
+@test "userspace: a data breakpoint on a traced register counts its reads and writes, as untraced" {
+	barmap "$RES0" 0 0x1000 watch 0x4 rw watch 0x4 w > "$BATS_TEST_TMPDIR/untraced"
+	set_ranges "$EDU 4k"
+	tracer_on
+	barmap "$RES0" 0 0x1000 watch 0x4 rw watch 0x4 w > "$BATS_TEST_TMPDIR/traced"
+	assert_eq "untraced" "$(grep -v '^pid' "$BATS_TEST_TMPDIR/untraced")" \
+		"$(grep -v '^pid' "$BATS_TEST_TMPDIR/traced")"
+	assert_eq "hits" "watch 0x4 rw hits 2
+watch 0x4 w hits 1" "$(grep -v '^pid' "$BATS_TEST_TMPDIR/traced" | sed 's/ = 0x[0-9a-f]*//')"
+	assert_stat user_read 2
+	assert_stat user_write 2
+}

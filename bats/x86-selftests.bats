@@ -3,7 +3,9 @@
 # builds, NAME_64 in the image: see the Makefile) of the paths that tracing
 # a user mapping shares with every process: the debug trap and TF
 # (mov_ss_trap, single_step_syscall), signal frames and sigreturn
-# (sigreturn), and syscall entry with bad state (syscall_arg_fault). Each
+# (sigreturn), syscall entry with bad state (syscall_arg_fault), and the
+# I/O permission bitmap and IOPL that a context switch carries (ioperm,
+# iopl: kconfig/base.config has CONFIG_X86_IOPL_IOPERM for them). Each
 # runs untraced, then with the range set over edu's BAR0 while a barmap
 # process on the same CPU reads it in a loop, so that its accesses are
 # emulated between the selftest's traps and signals. The selftest must end
@@ -11,9 +13,6 @@
 # read of the loop must be in the trace.
 #
 # Not run, and why:
-# - ioperm, iopl: the kernel has no CONFIG_X86_IOPL_IOPERM; both syscalls
-#   fail with ENOSYS and the selftests pass on saying so ("[OK] ... failed
-#   (38)"), testing nothing.
 # - ptrace_syscall: its first test is int $0x80 from 64-bit code, a #GP
 #   (SIGSEGV) without CONFIG_IA32_EMULATION; upstream builds the 64-bit
 #   variant only where the 32-bit one builds.
@@ -134,4 +133,12 @@ $polled R 4 $ID $EDU 0x10000ed 0x0 $pid
 
 @test "x86-selftests: syscall_arg_fault passes while a process's MMIO reads are traced" {
 	check_selftest syscall_arg_fault
+}
+
+@test "x86-selftests: ioperm passes while a process's MMIO reads are traced" {
+	check_selftest ioperm
+}
+
+@test "x86-selftests: iopl passes while a process's MMIO reads are traced" {
+	check_selftest iopl
 }

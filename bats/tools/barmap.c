@@ -31,6 +31,10 @@
  *                   nop3 end")
  *   hwbp OFF        a hardware instruction breakpoint on the instruction
  *                   after a 4-byte read at OFF ("hwbp OFF = V hits N")
+ *   watch OFF RW    a hardware data breakpoint on the 4 bytes at OFF, for
+ *                   writes (RW "w") or reads and writes ("rw"), around a
+ *                   4-byte read and a 4-byte write of what it read
+ *                   ("watch OFF RW = V hits N")
  *   xol OFF         a 4-byte read at OFF followed by a RIP-relative load
  *                   and a call: what a uprobe on the read must leave
  *                   working ("xol OFF = V riprel 0xc0ffee01 called 1")
@@ -339,15 +343,16 @@ static void step(unsigned long off)
 	printf("\n");
 }
 
-/* A counting instruction breakpoint of this process at @addr. */
-static int breakpoint_at(const void *addr)
+/* A counting breakpoint of this process at @addr, of @type and @len. */
+static int breakpoint_of(const volatile void *addr, unsigned int type,
+			 unsigned int len)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_BREAKPOINT,
 		.size = sizeof(attr),
-		.bp_type = HW_BREAKPOINT_X,
+		.bp_type = type,
 		.bp_addr = (unsigned long)addr,
-		.bp_len = sizeof(long),
+		.bp_len = len,
 		.exclude_kernel = 1,
 		.exclude_hv = 1,
 	};
@@ -360,18 +365,47 @@ static int breakpoint_at(const void *addr)
 	return fd;
 }
 
-static void hwbp(unsigned long off)
+/* A counting instruction breakpoint of this process at @addr. */
+static int breakpoint_at(const void *addr)
 {
-	int fd = breakpoint_at(plain_next);
+	return breakpoint_of(addr, HW_BREAKPOINT_X, sizeof(long));
+}
+
+static uint64_t breakpoint_hits(int fd)
+{
 	uint64_t hits = 0;
-	uint32_t value = plain_read(bar + off);
 
 	if (read(fd, &hits, sizeof(hits)) != sizeof(hits)) {
 		perror("read breakpoint count");
 		exit(2);
 	}
 	close(fd);
-	printf("hwbp 0x%lx = 0x%x hits %llu\n", off, value, (unsigned long long)hits);
+	return hits;
+}
+
+static void watch(unsigned long off, const char *rw)
+{
+	unsigned int type = !strcmp(rw, "w") ? HW_BREAKPOINT_W : HW_BREAKPOINT_RW;
+	int fd = breakpoint_of(bar + off, type, HW_BREAKPOINT_LEN_4);
+	uint32_t value;
+
+	if (strcmp(rw, "w") && strcmp(rw, "rw")) {
+		fprintf(stderr, "barmap: watch w or rw, not %s\n", rw);
+		exit(2);
+	}
+	value = bar_read(4, off);
+	bar_write(4, off, value);
+	printf("watch 0x%lx %s = 0x%x hits %llu\n", off, rw, value,
+	       (unsigned long long)breakpoint_hits(fd));
+}
+
+static void hwbp(unsigned long off)
+{
+	int fd = breakpoint_at(plain_next);
+	uint32_t value = plain_read(bar + off);
+
+	printf("hwbp 0x%lx = 0x%x hits %llu\n", off, value,
+	       (unsigned long long)breakpoint_hits(fd));
 }
 
 static void xol(unsigned long off)
@@ -460,6 +494,9 @@ static void run(char **argv, int i, int argc)
 			munmap((void *)bar, bar_len);
 		} else if (!strcmp(c, "step") && i + 1 < argc) {
 			step(number(argv[++i]));
+		} else if (!strcmp(c, "watch") && i + 2 < argc) {
+			watch(number(argv[i + 1]), argv[i + 2]);
+			i += 2;
 		} else if (!strcmp(c, "hwbp") && i + 1 < argc) {
 			hwbp(number(argv[++i]));
 		} else if (!strcmp(c, "xol") && i + 1 < argc) {
