@@ -96,3 +96,40 @@ BAD_RANGES=(
 	onewrite -t "$MMIOTRACE/ranges" ""
 	assert_ranges ""
 }
+
+# error_log LINES: tracing/error_log without its timestamps.
+error_log() {
+	sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$TRACING/error_log"
+}
+
+# A refused write says why and where in tracing/error_log, as ftrace's own
+# control files do: the file, the reason, the line with a caret under the
+# word at fault.
+@test "badinput: a refused line says why and where in tracing/error_log" {
+	: > "$TRACING/error_log"
+	assert_write_fails EINVAL "$MMIOTRACE/ranges" '0x1000 4k\n0x2000 banana\n'
+	assert_write_fails EINVAL "$MMIOTRACE/ranges" '!0x1000\n'
+	assert_write_fails EINVAL "$MMIOTRACE/ranges" '0xffffffffffff0000 1M\n'
+	assert_write_fails EINVAL "$MMIOTRACE/overrides" '0x1000 3 = 1\n'
+	assert_write_fails EINVAL "$MMIOTRACE/overrides" '0x1000 4 = 0x100000000\n'
+	assert_write_fails EINVAL "$MMIOTRACE/overrides" '0x1002 4 drop count 3 4\n'
+	assert_eq "error_log" "mmiotrace:ranges: error: Not a number: decimal or 0x hex, no sign, no leading 0
+  Command: 0x2000 banana
+                  ^
+mmiotrace:ranges: error: Missing a word
+  Command: !0x1000
+                  ^
+mmiotrace:ranges: error: Ends past 2^64 - 1
+  Command: 0xffffffffffff0000 1M
+                              ^
+mmiotrace:overrides: error: Width not 1, 2, 4 or 8
+  Command: 0x1000 3 = 1
+                  ^
+mmiotrace:overrides: error: Wider than the width
+  Command: 0x1000 4 = 0x100000000
+                      ^
+mmiotrace:overrides: error: Address not a multiple of the width
+  Command: 0x1002 4 drop count 3 4
+           ^" "$(error_log)"
+	: > "$TRACING/error_log"
+}
