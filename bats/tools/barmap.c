@@ -19,6 +19,7 @@
  *   loop OFF        read 4 bytes at OFF forever
  *   poll OFF        read 4 bytes at OFF until SIGUSR1 comes, then print
  *                   "polled N"
+ *   tick OFF US     as poll, sleeping US microseconds between reads
  *   spin OFF N      read 4 bytes at OFF N times, print how long it took
  *                   ("spin N NS" nanoseconds)
  *   pin CPU         run on CPU from now on
@@ -146,7 +147,8 @@ static void on_usr1(int sig)
 	usr1_seen = 1;
 }
 
-static void poll_until_usr1(unsigned long off)
+/* Read 4 bytes at @off until SIGUSR1, sleeping @pause_us between reads. */
+static void poll_until_usr1(unsigned long off, unsigned long pause_us)
 {
 	unsigned long n = 0;
 
@@ -157,6 +159,8 @@ static void poll_until_usr1(unsigned long off)
 	while (!usr1_seen) {
 		bar_read(4, off);
 		n++;
+		if (pause_us)
+			usleep(pause_us);
 	}
 	printf("polled %lu\n", n);
 }
@@ -483,7 +487,10 @@ static void run(char **argv, int i, int argc)
 			for (;;)
 				bar_read(4, off);
 		} else if (!strcmp(c, "poll") && i + 1 < argc) {
-			poll_until_usr1(number(argv[++i]));
+			poll_until_usr1(number(argv[++i]), 0);
+		} else if (!strcmp(c, "tick") && i + 2 < argc) {
+			poll_until_usr1(number(argv[i + 1]), number(argv[i + 2]));
+			i += 2;
 		} else if (!strcmp(c, "spin") && i + 2 < argc) {
 			unsigned long off = number(argv[++i]);
 
