@@ -245,7 +245,7 @@ R 4 $at 0xabcd 0x0 0"
 	assert_stat unknown 0
 }
 
-@test "emulate: MOVD and MOVQ of XMM registers and PUSH are stepped through a buffer, with their values" {
+@test "emulate: MOVD and MOVQ of XMM and MMX registers and PUSH are stepped through a buffer, with their values" {
 	set_ranges "$VGA 4k"
 	tracer_on
 	touch_dev map vga
@@ -254,12 +254,16 @@ R 4 $at 0xabcd 0x0 0"
 	assert_value 0x11223344
 	touch_dev insn pushq vga 0x100
 	assert_value 0x1122334455667788
+	touch_dev insn movq_mmx vga 0x108 0x0102030405060708
+	assert_value 0x102030405060708
 	read_map "$VGA"
 	assert_events "MAP $ID $VGA $VIRT 0x1000 0x0 0
 W 8 $ID $(hex VGA+0x100) 0x1122334455667788 0x0 0
 R 4 $ID $(hex VGA+0x104) 0x11223344 0x0 0
-R 8 $ID $(hex VGA+0x100) 0x1122334455667788 0x0 0"
-	assert_stat stepped 3
+R 8 $ID $(hex VGA+0x100) 0x1122334455667788 0x0 0
+W 8 $ID $(hex VGA+0x108) 0x102030405060708 0x0 0
+R 8 $ID $(hex VGA+0x108) 0x102030405060708 0x0 0"
+	assert_stat stepped 5
 	assert_stat exposed 0
 	assert_stat unknown 0
 }

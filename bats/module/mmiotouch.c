@@ -562,6 +562,19 @@ static u64 insn_movd_xmm_load(void __iomem *p, u64 v)
 	return value;
 }
 
+/* MMX MOVQ to the device and back: stepped through a buffer, with values. */
+static u64 insn_movq_mmx(void __iomem *p, u64 v)
+{
+	u64 value;
+
+	kernel_fpu_begin();
+	asm volatile("movq %1, %%mm0\n\tmovq %%mm0, (%2)\n\t"
+		     "movq (%2), %%mm1\n\tmovq %%mm1, %0\n\temms"
+		     : "=r" (value) : "r" (v), "r" (p) : "memory");
+	kernel_fpu_end();
+	return value;
+}
+
 /* 16 bytes from an XMM register: stepped onto the alias, UNKNOWN. */
 static u64 insn_movdqu_xmm(void __iomem *p, u64 v)
 {
@@ -607,6 +620,7 @@ static const struct insn_form insn_forms[] = {
 	{ "xchgb_bh", 1, insn_xchgb_bh },
 	{ "movq_xmm", 8, insn_movq_xmm },
 	{ "movd_xmm_load", 4, insn_movd_xmm_load },
+	{ "movq_mmx", 8, insn_movq_mmx },
 	{ "movdqu_xmm", 16, insn_movdqu_xmm },
 	{ "pushq", 8, insn_pushq },
 };
