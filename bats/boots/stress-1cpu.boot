@@ -1,4 +1,4 @@
-# make stress (and make check SANITIZE=1): STRESS_SECONDS of concurrent
+# make stress (and make check SANITIZE=1|kcsan): STRESS_SECONDS of concurrent
 # stress on one CPU (maxcpus=1).
 TIER=stress
 TESTS="stress/concurrency.bats"

@@ -1,4 +1,4 @@
-# make stress (and make check SANITIZE=1): the whole fuzz corpus, then
+# make stress (and make check SANITIZE=1|kcsan): the whole fuzz corpus, then
 # STRESS_SECONDS of concurrent stress, on 2 CPUs.
 TIER=stress
 TESTS="slow/fuzz.bats stress/concurrency.bats"
