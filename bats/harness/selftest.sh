@@ -43,7 +43,7 @@ boot warn 120 "$load_module && echo warn > $touch_ctl && bats --formatter tap $f
 expect_verdict red warn "a WARN from the test module"
 boot panic 120 "$load_module && echo panic > $touch_ctl; bats --formatter tap $fixtures/passing.bats"
 expect_verdict red panic "a kernel panic"
-boot hang 30 "sleep 100000"
+boot hang 20 "sleep 100000"
 expect_verdict red hang "a guest that hangs"
 
 # The host side, without a guest: a part that dies without TAP fails, the
