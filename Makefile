@@ -52,11 +52,12 @@ PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/seri
 FRAGMENTS := $(sort $(wildcard kconfig/*.config)) \
 	$(if $(SANITIZER),kconfig/sanitize/$(SANITIZER).config)
 GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh initramfs/pci.sh \
+	initramfs/shell.sh initramfs/shellrc docs/mmioctl.1 \
 	bench/guest.sh bench/remap.sh \
 	README.md ctl-tool/mmioctl.bash-completion \
 	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/boot/*.sh bats/harness/fixtures/*)
 
-.PHONY: all deps kernel image check check-quick stress fuzz demo bench bench-decode series-check refresh-patches help clean
+.PHONY: all deps kernel image check check-quick stress fuzz demo shell bench bench-decode series-check refresh-patches help clean
 all: image
 
 # Install what is missing, Debian packages only; a no-op when all are there.
@@ -71,14 +72,15 @@ deps:
 	fi
 
 # The unpacked linux-source, committed as tag "pristine" so that the series
-# can be re-applied exactly.
+# can be re-applied exactly. Without gc: its tens of thousands of loose objects would start
+# a repack of the tree in the background of the kernel's build.
 $(SRC)/.pristine: | deps
 	@echo "kernel: unpacking $(TARBALL)"
 	@rm -rf $(SRC) $(BUILD)/linux-source-6.12
 	@mkdir -p $(BUILD)
 	@tar -C $(BUILD) -xf $(TARBALL)
 	@mv $(BUILD)/linux-source-6.12 $(SRC)
-	@cd $(SRC) && git init -q && git add -A -f && \
+	@cd $(SRC) && git init -q && git config gc.auto 0 && git add -A -f && \
 		git -c user.name=mmiotrace-build -c user.email=build@localhost \
 			commit -q -m pristine && git tag pristine
 	@touch $@
@@ -243,6 +245,12 @@ $(CHECK_DIR)/checkpatch.ok: $(CHECKPATCH_TAPS) patches/series bats/harness/part.
 $(CHECK_DIR)/selftest.ok: $(HARNESS) | $(KERNEL) $(IMAGE)
 	@bats/harness/part.sh $(CHECK_DIR) selftest bats/harness/selftest.sh $(KERNEL) $(IMAGE) $(CHECK_DIR)/selftest
 
+# make shell as a person uses it (bats/harness/shell.sh): the inner make
+# gets this one's variables and job slots.
+$(CHECK_DIR)/shell.ok: bats/harness/shell.sh initramfs/shell.sh initramfs/shellrc \
+		initramfs/init initramfs/run-qemu.sh | $(KERNEL) $(IMAGE)
+	+@bats/harness/part.sh $(CHECK_DIR) shell bats/harness/shell.sh "$(MAKE)" $(CHECK_DIR)/shell
+
 # The BARs that kernel arguments name (EDU_BAR0, E1000_BAR0): the devices'
 # order in run-qemu.sh fixes them; a short boot reads them.
 $(CHECK_DIR)/pci.env: $(KERNEL) initramfs/run-qemu.sh initramfs/pci.sh | $(IMAGE)
@@ -306,6 +314,28 @@ fuzz: $(FUZZERS)
 			{ tail -n 30 $(BUILD)/fuzz-$$f.log; echo "fuzz: crash, see $(BUILD)/fuzz-$$f.log"; exit 1; }; \
 		grep -E '^stat::number_of_executed_units' $(BUILD)/fuzz-$$f.log | sed "s/^/fuzz: $$f: /"; \
 	done
+
+# make shell: the guest with a shell on this terminal (its console), the
+# test devices (DEVICES), CPUS CPUs and kernel arguments KARGS. CMD='...'
+# runs one command instead, prints its output and fails as it fails (make
+# says "Error N" with its status; shell.log has the run).
+DEVICES ?= edu vga ivshmem e1000 nvme
+CPUS    ?= 2
+KARGS   ?=
+CMD     ?=
+export CMD
+shell: $(KERNEL) $(IMAGE)
+ifeq ($(CMD),)
+	@initramfs/run-qemu.sh -i -c $(CPUS) -d '$(DEVICES)' -k '$(KARGS)' $(KERNEL) $(IMAGE) $(BUILD)/shell
+else
+	@status=0; initramfs/run-qemu.sh -t 600 -c $(CPUS) -d '$(DEVICES)' -k '$(KARGS)' \
+		$(KERNEL) $(IMAGE) $(BUILD)/shell "sh /opt/mmio/shell.sh setup; $$CMD" \
+		> $(BUILD)/shell.log 2>&1 || status=$$?; \
+	cat $(BUILD)/shell/output.log; \
+	[ "$$status" = 0 ] || { echo "shell: '$$CMD' exited with status $$status$$( \
+		[ $$status -lt 124 ] || echo ' (the guest timed out or died: $(BUILD)/shell/console.log)')" >&2; \
+		exit $$status; }
+endif
 
 demo: $(KERNEL) $(IMAGE)
 	@initramfs/run-qemu.sh -t 300 $(KERNEL) $(IMAGE) $(BUILD)/demo/guest 'sh /opt/mmio/demo.sh' || \
@@ -391,6 +421,7 @@ clean:
 
 help:
 	@echo "make demo            boot the guest, trace the edu device, print the trace"
+	@echo "make shell           the guest with a shell here (DEVICES, CPUS, KARGS; CMD='...': one command)"
 	@echo "make check           host tests, checkpatch, guest tests; ends 'N passed, N failed'"
 	@echo "make check-quick     the same without the slow tier (bats/boots/slow.boot)"
 	@echo "  BOOTS='guest capture' BATS='ranges.bats ...' TESTS=REGEX RERUN=1 CHECK_JOBS=N  narrow or force it"

@@ -19,8 +19,9 @@ setup() {
 
 teardown() {
 	local bdf
-	# A test that failed may leave its barmap waiting.
+	# A test that failed may leave its barmap waiting, or a hold set.
 	for pid in $(pidof barmap); do kill -9 "$pid"; done
+	[ ! -e "$TOUCH/ctl" ] || touch_dev hold_fork 0 0
 	if [ -d /sys/kernel/debug/failslab ]; then
 		echo 0 > /sys/kernel/debug/failslab/probability
 		echo N > /sys/kernel/debug/failslab/task-filter
@@ -181,6 +182,39 @@ UNMAP $parent_id 0x0 $parent" "$(user_lines "$parent")"
 	assert_eq "the child's events" "MAP $child_id $EDU $virt 0x1000 0x0 $child
 R 4 $child_id $EDU 0x10000ed 0x0 $child
 UNMAP $child_id 0x0 $child" "$(user_lines "$child")"
+	assert_eq "user mappings left" "" "$(user_map_lines)"
+}
+
+# fork() copies the parent's mappings (dup_mmap()) before the child joins
+# the task list. Tracing that starts in between arms the parent's copy,
+# lists the processes without the child, and leaves the child's copy,
+# made unarmed, to the end of copy_process(). The test module's hold_fork
+# makes the fork wait 3 s there while tracing starts.
+@test "userspace: a child forked while tracing starts is traced" {
+	set_ranges "$EDU 4k"
+	barmap "$RES0" 0 0x1000 wait fork r4 0x0 > "$BATS_TEST_TMPDIR/out" 3>&- &
+	forking=$!
+	wait_ready "$BATS_TEST_TMPDIR/out"
+	parent=$(barmap_pid "$BATS_TEST_TMPDIR/out")
+	touch_dev hold_fork 3000 "$parent"
+	kill -USR1 "$parent"
+	sleep 0.5
+	tracer_on
+	# The walk is done, the fork is not: nobody has read yet.
+	assert_eq "reads before the fork ended" "" "$(grep '^r4 ' "$BATS_TEST_TMPDIR/out")"
+	wait "$forking"
+	touch_dev hold_fork 0 0
+	assert_value 0x1
+	child=$(grep '^pid ' "$BATS_TEST_TMPDIR/out" | sed -n 2p | awk '{ print $2 }')
+	grep -qx 'child 0' "$BATS_TEST_TMPDIR/out"
+	read_map "$EDU"
+	child_id=$(user_lines "$child" | awk '$1 == "MAP" { print $2 }')
+	virt=$(user_lines "$parent" | awk '$1 == "MAP" { print $4 }')
+	assert_eq "the child's events" "MAP $child_id $EDU $virt 0x1000 0x0 $child
+R 4 $child_id $EDU 0x10000ed 0x0 $child
+UNMAP $child_id 0x0 $child" "$(user_lines "$child")"
+	assert_eq "the parent's reads" 1 "$(user_lines "$parent" | grep -c "^R 4 ")"
+	assert_stat user_read 2
 	assert_eq "user mappings left" "" "$(user_map_lines)"
 }
 

@@ -47,6 +47,20 @@ GROUP
 install -m 0755 "$top/initramfs/init" init
 install -m 0755 "$top/initramfs/demo.sh" opt/mmio/demo.sh
 install -m 0644 "$top/initramfs/pci.sh" opt/mmio/pci.sh
+# make shell's guest side, and mmioctl's man page rendered for its man.
+install -m 0755 "$top/initramfs/shell.sh" opt/mmio/shell.sh
+install -m 0644 "$top/initramfs/shellrc" opt/mmio/shellrc
+mkdir -p usr/share/man/cat1
+groff -man -Tascii -P-cbou "$top/docs/mmioctl.1" 2>/dev/null > usr/share/man/cat1/mmioctl.1
+rm -f usr/bin/man
+cat > usr/bin/man <<'MAN'
+#!/bin/sh
+# man NAME: the pages rendered when the image was built (mmioctl's).
+page=/usr/share/man/cat1/$1.1
+[ -r "$page" ] || { echo "man: no page for '$1' in this guest (only mmioctl's)" >&2; exit 1; }
+if [ -t 1 ]; then exec less "$page"; else exec cat "$page"; fi
+MAN
+chmod 0755 usr/bin/man
 # The README's commands and mmioctl's completion are tested in the guest.
 install -m 0644 "$top/README.md" opt/mmio/README.md
 install -D -m 0644 "$top/ctl-tool/mmioctl.bash-completion" \

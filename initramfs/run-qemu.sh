@@ -1,7 +1,7 @@
 #!/bin/bash
 # Boot the test kernel with the guest image in QEMU and run one command in it.
 # usage: run-qemu.sh [-t SECONDS] [-a auto|kvm|tcg] [-k KERNEL_ARGS] [-c CPUS] [-T]
-#                    [-R] [-x QEMU_ARGS] KERNEL IMAGE OUTDIR COMMAND
+#                    [-R] [-x QEMU_ARGS] [-d DEVICES] [-i] KERNEL IMAGE OUTDIR COMMAND
 # Writes OUTDIR/console.log (kernel messages), OUTDIR/output.log (the
 # command's output), OUTDIR/oracle.log (what the guest writes to
 # /dev/ttyS2, for the device oracle) and OUTDIR/status, and exits with the
@@ -9,13 +9,17 @@
 # without reporting. -T makes QEMU log every access a device model sees to
 # OUTDIR/qemu-trace.log. -R lets the guest reset itself (a warm reset keeps
 # its RAM): the boots go on, logging to the same files, until one powers
-# off at the end of COMMAND. -x adds QEMU arguments (devices). ACCEL=auto
+# off at the end of COMMAND. -x adds QEMU arguments (devices); -d names the
+# test devices to give the guest (default: "edu vga ivshmem e1000 nvme").
+# -i (make shell): no COMMAND, an interactive shell on this terminal, which
+# is the guest's console too (quiet: warnings and worse). ACCEL=auto
 # (default) probes KVM once, caching the answer next to OUTDIR.
 # GUEST_KERNEL_ARGS adds kernel arguments to every boot.
 set -eu
 timeout_s=${TIMEOUT:-600} accel=${ACCEL:-auto} extra_args="" cpus=2 qemu_trace=0
-reboot_args=(-no-reboot) extra_qemu=() end_arg=""
-while getopts t:a:k:c:TRx: opt; do
+reboot_args=(-no-reboot) extra_qemu=() end_arg="" interactive=0
+wanted_devices="edu vga ivshmem e1000 nvme"
+while getopts t:a:k:c:TRx:d:i opt; do
 	case $opt in
 	t) timeout_s=$OPTARG ;;
 	a) accel=$OPTARG ;;
@@ -24,12 +28,15 @@ while getopts t:a:k:c:TRx: opt; do
 	T) qemu_trace=1 ;;
 	R) reboot_args=() end_arg=mmio_end=poweroff ;;
 	x) read -r -a extra_qemu <<< "$OPTARG" ;;
+	d) wanted_devices=$OPTARG ;;
+	i) interactive=1 ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 4 ] || { echo "usage: $0 [-t S] [-a ACCEL] [-k ARGS] [-c CPUS] [-T] [-R] [-x QEMU_ARGS] KERNEL IMAGE OUTDIR COMMAND" >&2; exit 2; }
-kernel=$1 image=$2 outdir=$3 command=$4
+[ $# -eq 4 ] || [ "$interactive$#" = 13 ] ||
+	{ echo "usage: $0 [-t S] [-a ACCEL] [-k ARGS] [-c CPUS] [-T] [-R] [-x QEMU_ARGS] [-d DEVICES] [-i] KERNEL IMAGE OUTDIR COMMAND" >&2; exit 2; }
+kernel=$1 image=$2 outdir=$3 command=${4:-}
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 
 probe_kvm() {
@@ -74,10 +81,17 @@ cmdline="$cmdline ${GUEST_KERNEL_ARGS:-} $extra_args $end_arg"
 # the device before the kernel (bats/boot/capture.bats).
 # nvme, a controller with no namespace, for its in-tree driver, a module
 # that tests load under the tracer.
-devices=(-vga std -device edu -cpu qemu64,+pdpe1gb
-	-object memory-backend-ram,id=shm,size=1G -device ivshmem-plain,memdev=shm
-	-netdev user,id=net0,restrict=on -device e1000,netdev=net0,romfile=
-	-device nvme,serial=mmiotrace0)
+devices=(-cpu qemu64,+pdpe1gb)
+for device in $wanted_devices; do
+	case $device in
+	vga) devices+=(-vga std) ;;
+	edu) devices+=(-device edu) ;;
+	ivshmem) devices+=(-object memory-backend-ram,id=shm,size=1G -device ivshmem-plain,memdev=shm) ;;
+	e1000) devices+=(-netdev user,id=net0,restrict=on -device e1000,netdev=net0,romfile=) ;;
+	nvme) devices+=(-device nvme,serial=mmiotrace0) ;;
+	*) echo "run-qemu: unknown device '$device' (edu, vga, ivshmem, e1000, nvme)" >&2; exit 2 ;;
+	esac
+done
 # QEMU's own trace of the device accesses, through a filter: under TCG the
 # guest's local APIC (xAPIC, "apic-msi") and the consoles' UART ("serial")
 # are device models too, and would fill hundreds of MB with accesses no
@@ -90,6 +104,13 @@ if [ "$qemu_trace" = 1 ]; then
 	trace_args=(-trace "enable=memory_region_ops_*,file=$outdir/qemu-trace.fifo")
 fi
 
+if [ "$interactive" = 1 ]; then
+	echo "guest: $accel, $cpus CPUs, devices: $wanted_devices; exit or Ctrl-D powers it off" >&2
+	exec qemu-system-x86_64 $accel_args -m 512M -smp "$cpus" \
+		-nodefaults -no-reboot -display none "${devices[@]}" "${extra_qemu[@]}" \
+		-kernel "$kernel" -initrd "$outdir/initrd.img" -append "$cmdline quiet mmio_shell=1" \
+		-serial mon:stdio -serial "file:$outdir/serial1.log" -serial "file:$outdir/oracle.log"
+fi
 echo "guest: $accel, $cpus CPUs, timeout ${timeout_s}s, log $outdir/console.log"
 set +e
 timeout -k 5 "$timeout_s" qemu-system-x86_64 $accel_args -m 512M -smp "$cpus" \

@@ -96,7 +96,7 @@ parts() {
 		done
 	fi
 	# The host's parts when nothing narrows the run.
-	[ -n "${CHECK_BOOTS:-}${CHECK_BATS:-}${CHECK_TESTS:-}" ] || list="$list host checkpatch selftest"
+	[ -n "${CHECK_BOOTS:-}${CHECK_BATS:-}${CHECK_TESTS:-}" ] || list="$list host checkpatch selftest shell"
 	for name in $list; do
 		if [ ! -f "$boots/$name.boot" ] || { [ -n "$(files "$name")" ] && matches "$name"; }; then
 			echo "$(estimate "$name") $name"

@@ -47,6 +47,10 @@
  *                                     holding its fault page's lock, in task
  *                                     PID only; "hold_leaf 0 0" ends it and
  *                                     sets "value" to the times it waited
+ *   hold_fork MS PID                  fork() in task PID waits MS ms after
+ *                                     copying the address space, before the
+ *                                     child joins the task list; ended as
+ *                                     hold_leaf (one hold at a time)
  *   vmap | vunmap                     a RAM page vmap()ed as VM_IOREMAP, as
  *                                     vmap_pfn() and pstore make them: not
  *                                     an ioremap() mapping
@@ -74,11 +78,13 @@
 #include <linux/rwsem.h>
 #include <linux/seq_file.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 #include <asm/fpu/api.h>
+#include <asm/ibt.h>
 
 #define CMD_MAX		128
 #define DEFAULT_WINDOW	0x1000
@@ -257,27 +263,55 @@ static int do_reclaim_watch(int argc, char **argv)
  * hold_leaf: a kprobe on kmmio's set_leaf_armed(), called with the leaf's
  * fault page locked, delays it in one task: the fault path of another CPU
  * then finds the lock held for as long as the test wants.
+ *
+ * hold_fork: copy_process() calls copy_thread() after copy_mm() and before
+ * the child is on the task list. The delay there must sleep: a CPU held
+ * with preemption off would hold up every RCU grace period, and with it
+ * the tracing start that the test runs meanwhile. A kprobe handler cannot
+ * sleep, so it sends the call, as error injection does, to
+ * held_copy_thread(), which sleeps and then calls copy_thread() again (the
+ * handler lets that one through).
  */
 static DEFINE_MUTEX(hold_mutex);	/* hold_ms, registering the kprobe */
 static unsigned int hold_ms;
 static pid_t hold_pid;
 static atomic_t holds;
+static bool hold_sleeps;		/* hold_fork */
+static struct task_struct *held_task;	/* in held_copy_thread() */
+static int (*copy_thread_fn)(struct task_struct *p,
+			     const struct kernel_clone_args *args);
 
-static int hold_leaf_pre(struct kprobe *kp, struct pt_regs *regs)
+static int held_copy_thread(struct task_struct *p,
+			    const struct kernel_clone_args *args)
 {
-	if (current->pid == READ_ONCE(hold_pid)) {
+	msleep(READ_ONCE(hold_ms));
+	return copy_thread_fn(p, args);
+}
+
+static int hold_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	if (current->pid != READ_ONCE(hold_pid))
+		return 0;
+	if (!READ_ONCE(hold_sleeps)) {
 		atomic_inc(&holds);
 		mdelay(READ_ONCE(hold_ms));
+		return 0;
 	}
-	return 0;
+	if (READ_ONCE(held_task) == current) {
+		WRITE_ONCE(held_task, NULL);
+		return 0;
+	}
+	WRITE_ONCE(held_task, current);
+	atomic_inc(&holds);
+	instruction_pointer_set(regs, (unsigned long)held_copy_thread);
+	return 1;
 }
 
 static struct kprobe hold_kprobe = {
-	.symbol_name = "set_leaf_armed",
-	.pre_handler = hold_leaf_pre,
+	.pre_handler = hold_pre,
 };
 
-static int do_hold_leaf(int argc, char **argv)
+static int do_hold(int argc, char **argv, const char *symbol, bool sleeps)
 {
 	unsigned int ms;
 	int pid, ret;
@@ -297,12 +331,22 @@ static int do_hold_leaf(int argc, char **argv)
 		return -EINVAL;
 	WRITE_ONCE(hold_pid, pid);
 	WRITE_ONCE(hold_ms, ms);
+	WRITE_ONCE(hold_sleeps, sleeps);
+	WRITE_ONCE(held_task, NULL);
+	hold_kprobe.symbol_name = symbol;
 	hold_kprobe.addr = NULL;
 	hold_kprobe.flags = 0;
 	ret = register_kprobe(&hold_kprobe);
-	if (ret)
+	if (ret) {
 		hold_ms = 0;
-	return ret;
+		return ret;
+	}
+	/* The function itself, before the ENDBR that the probe skips. */
+	copy_thread_fn = (void *)hold_kprobe.addr;
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
+	    is_endbr(*(u32 *)((unsigned long)hold_kprobe.addr - ENDBR_INSN_SIZE)))
+		copy_thread_fn = (void *)hold_kprobe.addr - ENDBR_INSN_SIZE;
+	return 0;
 }
 
 /* @len bytes at @offset of a mapped target, or an error. */
@@ -888,7 +932,8 @@ static bool shared_command(int argc, char **argv)
 {
 	return argc && (!strcmp(argv[0], "read") || !strcmp(argv[0], "write") ||
 			!strcmp(argv[0], "repeat") || !strcmp(argv[0], "insn") ||
-			!strcmp(argv[0], "hold_leaf"));
+			!strcmp(argv[0], "hold_leaf") ||
+			!strcmp(argv[0], "hold_fork"));
 }
 
 static int run_command(int argc, char **argv)
@@ -935,7 +980,9 @@ static int run_command(int argc, char **argv)
 	if (!strcmp(argv[0], "remap"))
 		return do_remap(argc, argv);
 	if (!strcmp(argv[0], "hold_leaf"))
-		return do_hold_leaf(argc, argv);
+		return do_hold(argc, argv, "set_leaf_armed", false);
+	if (!strcmp(argv[0], "hold_fork"))
+		return do_hold(argc, argv, "copy_thread", true);
 	if (!strcmp(argv[0], "reclaim_watch"))
 		return do_reclaim_watch(argc, argv);
 	if (!strcmp(argv[0], "fill")) {
