@@ -218,6 +218,38 @@ UNMAP $child_id 0x0 $child" "$(user_lines "$child")"
 	assert_eq "user mappings left" "" "$(user_map_lines)"
 }
 
+# ptrace(PTRACE_PEEKDATA) and /proc/PID/mem reach a traced user page
+# through the mapping's access method, generic_access_phys(), which maps
+# the page with ioremap_prot() for the copy: that copy is traced as a
+# kernel mapping's accesses (pid 0), and the process's page stays armed.
+@test "userspace: a /proc/PID/mem read of a traced page is traced as a kernel mapping's" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	barmap "$RES0" 0 0x1000 wait r4 0x0 > "$BATS_TEST_TMPDIR/out" 3>&- &
+	reader=$!
+	wait_ready "$BATS_TEST_TMPDIR/out"
+	pid=$(barmap_pid "$BATS_TEST_TMPDIR/out")
+	read_map "$EDU"
+	user_id=$ID user_virt=$VIRT
+	assert_eq "the ID register through /proc/$pid/mem" " 010000ed" \
+		"$(dd if="/proc/$pid/mem" bs=4096 skip=$((user_virt / 4096)) count=1 2> /dev/null |
+			od -A n -t x4 -N 4)"
+	kernel=$(trace_events | awk -v phys="$EDU" '$1 == "MAP" && $3 == phys && $NF == 0')
+	assert_eq "kernel MAP lines of the page" 1 "$(echo "$kernel" | grep -c .)"
+	kernel_id=$(echo "$kernel" | awk '{ print $2 }')
+	assert_eq "the copy's reads" 1024 "$(trace_events | grep -c "^R 4 $kernel_id ")"
+	assert_eq "the copy's first read" "R 4 $kernel_id $EDU 0x10000ed 0x0 0" \
+		"$(trace_events | grep -m 1 "^R 4 $kernel_id ")"
+	assert_eq "the copy's UNMAP" "UNMAP $kernel_id 0x0 0" "$(trace_events | grep "^UNMAP $kernel_id ")"
+	oracle_record user-procmem "$EDU" 0x1000 4
+	kill -USR1 "$pid"
+	wait "$reader"
+	assert_eq "the process's read after it" "R 4 $user_id $EDU 0x10000ed 0x0 $pid" \
+		"$(user_lines "$pid" | grep '^R ')"
+	assert_stat user_read 1
+	assert_stat user_released 0
+}
+
 @test "userspace: two processes on two CPUs at once, each access in its CPU's buffer with its pid" {
 	set_ranges "$EDU 4k"
 	tracer_on
