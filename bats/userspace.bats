@@ -250,6 +250,31 @@ UNMAP $child_id 0x0 $child" "$(user_lines "$child")"
 	assert_stat user_released 0
 }
 
+# mprotect() rewrites the mapping's entries (pte_modify()): the armed ones
+# come back present. They are armed again after it, and counted anew.
+@test "userspace: a mapping stays traced across mprotect()" {
+	set_ranges "$EDU 4k"
+	tracer_on
+	barmap "$RES0" 0 0x1000 r4 0x0 protect r r4 0x0 protect none protect rw \
+		w4 0x4 0x5a5a5a5a wait r4 0x4 > "$BATS_TEST_TMPDIR/out" 3>&- &
+	mapper=$!
+	wait_ready "$BATS_TEST_TMPDIR/out"
+	pid=$(barmap_pid "$BATS_TEST_TMPDIR/out")
+	assert_eq "the mapping's armed bytes" 4096 \
+		"$(awk -v pid="pid=$pid" '$6 == pid { print $5 }' "$MMIOTRACE/mappings")"
+	kill -USR1 "$pid"
+	wait "$mapper"
+	read_map "$EDU"
+	assert_eq "events" "MAP $ID $EDU $VIRT 0x1000 0x0 $pid
+R 4 $ID $EDU 0x10000ed 0x0 $pid
+R 4 $ID $EDU 0x10000ed 0x0 $pid
+W 4 $ID $(hex EDU+4) 0x5a5a5a5a 0x0 $pid
+R 4 $ID $(hex EDU+4) 0xa5a5a5a5 0x0 $pid
+UNMAP $ID 0x0 $pid" "$(user_lines "$pid")"
+	assert_stat user_released 0
+	oracle_record user-mprotect "$EDU" 0x1000 4
+}
+
 @test "userspace: two processes on two CPUs at once, each access in its CPU's buffer with its pid" {
 	set_ranges "$EDU 4k"
 	tracer_on

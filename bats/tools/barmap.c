@@ -24,6 +24,7 @@
  *                   ("spin N NS" nanoseconds)
  *   pin CPU         run on CPU from now on
  *   unmap           munmap() the mapping
+ *   protect r|rw|none  mprotect() the mapping
  *   exit            exit at once, without munmap()
  *   step OFF        single-step (the trap flag, as a debugger's stepi)
  *                   over one 4-byte read at OFF and three NOPs; prints
@@ -177,6 +178,18 @@ static void wait_usr1(void)
 	fflush(stdout);
 	sigsuspend(&old);
 	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* mprotect() the whole mapping: "r", "rw" or "none". */
+static void protect(const char *how)
+{
+	int prot = !strcmp(how, "r") ? PROT_READ :
+		   !strcmp(how, "rw") ? PROT_READ | PROT_WRITE : PROT_NONE;
+
+	if (mprotect((void *)bar, bar_len, prot)) {
+		perror("mprotect");
+		exit(1);
+	}
 }
 
 static void pin(int cpu)
@@ -499,6 +512,8 @@ static void run(char **argv, int i, int argc)
 			pin(number(argv[++i]));
 		} else if (!strcmp(c, "unmap")) {
 			munmap((void *)bar, bar_len);
+		} else if (!strcmp(c, "protect") && i + 1 < argc) {
+			protect(argv[++i]);
 		} else if (!strcmp(c, "step") && i + 1 < argc) {
 			step(number(argv[++i]));
 		} else if (!strcmp(c, "watch") && i + 2 < argc) {
