@@ -464,7 +464,32 @@ static int parse_elements(struct loader *ld, const xmlNode *node, struct rm_elem
 	return 0;
 }
 
-/* mmioctl's binding: <pci vendor="0x1b36" device="0x0010" bar="0"/>. */
+/*
+ * A PCI vendor or device ID: hex, as lspci -n prints it, with or without
+ * 0x. Read as a number, "1234" would be decimal 0x04d2 and bind nothing.
+ */
+static int pci_id_attribute(struct loader *ld, const xmlNode *node, const char *name,
+			    uint64_t *val)
+{
+	xmlChar *v = xmlGetProp(node, (const xmlChar *)name);
+	const char *id = (const char *)v, *digits;
+	size_t n;
+	int ret = 0;
+
+	if (!v)
+		return fail(ld, node, "<%s> without %s=", node->name, name);
+	digits = id[0] == '0' && (id[1] == 'x' || id[1] == 'X') ? id + 2 : id;
+	n = strspn(digits, "0123456789abcdefABCDEF");
+	if (!n || n > 4 || digits[n])
+		ret = fail(ld, node, "<%s> %s='%s' is not a PCI ID (up to 4 hex digits, as lspci -n prints it)",
+			   node->name, name, id);
+	else
+		*val = strtoull(digits, NULL, 16);
+	xmlFree(v);
+	return ret;
+}
+
+/* mmioctl's binding: <pci vendor="1b36" device="0010" bar="0"/> (IDs in hex). */
 static int parse_pci(struct loader *ld, const xmlNode *node, struct rm_domain *d)
 {
 	static const char *const allowed[] = { "vendor", "device", "bar", NULL };
@@ -472,12 +497,12 @@ static int parse_pci(struct loader *ld, const xmlNode *node, struct rm_domain *d
 	struct rm_pci *pci;
 
 	if (check_attributes(ld, node, allowed) ||
-	    number_attribute(ld, node, "vendor", true, &vendor) ||
-	    number_attribute(ld, node, "device", true, &device) ||
+	    pci_id_attribute(ld, node, "vendor", &vendor) ||
+	    pci_id_attribute(ld, node, "device", &device) ||
 	    number_attribute(ld, node, "bar", true, &bar))
 		return -1;
-	if (vendor > 0xffff || device > 0xffff || bar > 5)
-		return fail(ld, node, "<pci>: vendor and device are 16 bits, bar is 0 to 5");
+	if (bar > 5)
+		return fail(ld, node, "<pci>: bar is 0 to 5");
 	pci = rm_append(ld->map, (void **)&d->pci, &d->npci, sizeof(*pci));
 	if (!pci)
 		return out_of_memory(ld, node);

@@ -314,11 +314,17 @@ bad_map overlap-array.xml "4: Q: its contents (0xa bytes) do not fit its stride 
 bad_map overlap-bitfield.xml "6: bitfield ENABLE (bits 3-3) overlaps MODE (bits 0-3)"
 bad_map wide-bitfield.xml "4: register CTRL: bitfield HIGH (bits 12-19) is wider than its 16 bits"
 bad_map unknown-type.xml "5: unknown type 'no_such_enum'"
+bad_map bad-pci-id.xml "4: <pci> vendor='12345' is not a PCI ID (up to 4 hex digits, as lspci -n prints it)"
 bad_map unsupported.xml "4: unsupported attribute 'variants' in <reg32>"
 bad_map bad-number.xml "4: <reg32> offset='010' is not a number (decimal or 0x hex)"
 fails "two maps for the same BAR are refused" 1 \
 	"mmioctl: maps/same-bar.xml:3: domain OTHER_NVME binds 1b36:0010 BAR0, as NVME does ($maps/nvme.xml:50)" \
 	decode --map $maps/nvme.xml --map maps/same-bar.xml fixtures/nvme-probe.txt
+# PCI IDs are hex with or without 0x, as lspci -n prints them:
+# vendor="1b36" is nvme's vendor, as vendor="0x1b36" is.
+fails "IDs without 0x are hex" 1 \
+	"mmioctl: maps/lspci-ids.xml:3: domain OTHER_NVME binds 1b36:0010 BAR0, as NVME does ($maps/nvme.xml:50)" \
+	decode --map $maps/nvme.xml --map maps/lspci-ids.xml fixtures/nvme-probe.txt
 run decode --map maps/entity.xml@0x1000 fixtures/edu-session.txt
 [ "$status" = 0 ] && ! grep -q root: "$work/out" && ok "an external entity in a map is not read" ||
 	not_ok "an external entity in a map is not read"
