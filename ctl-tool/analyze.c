@@ -230,9 +230,11 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 	s->map_paths = calloc(argc, sizeof(*s->map_paths));
 	if (!s->map_paths)
 		return system_error("malloc");
-	optind = 1;
+	/* 0, not 1: glibc then reads the optstring again, and permutes. */
+	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+m:", longopts, NULL)) != -1) {
+	/* Options may follow the traces too ("stat t.txt --json"). */
+	while ((c = getopt_long(argc, argv, "m:", longopts, NULL)) != -1) {
 		if (c == 'm' && (allowed & OPT_MAP)) {
 			if (split_bind(optarg, path, sizeof(path), &base, &bound))
 				return usage_error("%s: invalid map '%s': expected FILE or FILE@ADDR",

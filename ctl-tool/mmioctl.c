@@ -189,7 +189,7 @@ static int run_command(int argc, char **argv)
 			cmd = &commands[i];
 	if (!cmd)
 		return usage_error("unknown command '%s'", argv[0]);
-	if (argc == 2 && !strcmp(argv[1], "--help"))
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return command_usage(cmd, stdout);
 	if (cmd->flags & INSTANCE) {
 		int ret = take_instance(&argc, argv, cmd->flags & LEADING);

@@ -325,6 +325,22 @@ fails "two maps for the same BAR are refused" 1 \
 fails "IDs without 0x are hex" 1 \
 	"mmioctl: maps/lspci-ids.xml:3: domain OTHER_NVME binds 1b36:0010 BAR0, as NVME does ($maps/nvme.xml:50)" \
 	decode --map $maps/nvme.xml --map maps/lspci-ids.xml fixtures/nvme-probe.txt
+# Options after the trace, as GNU tools take them; -h for one command.
+run stat --json fixtures/edu-session.txt
+before=$(cat "$work/out")
+run stat fixtures/edu-session.txt --json
+if [ "$status" = 0 ] && [ -n "$before" ] && [ "$(cat "$work/out")" = "$before" ]; then
+	ok "an option after the trace (stat TRACE --json) is an option"
+else
+	not_ok "an option after the trace (stat TRACE --json) is an option" "status $status; $err"
+fi
+run decode -h
+if [ "$status" = 0 ] && [ -z "$err" ] && [ "$(head -n 1 "$work/out")" = \
+	"usage: mmioctl decode [--map FILE[@ADDR]]... [--fold] [--json] TRACE|-" ]; then
+	ok "decode -h prints decode's usage"
+else
+	not_ok "decode -h prints decode's usage" "status $status; $(cat "$work/out") $err"
+fi
 run decode --map maps/entity.xml@0x1000 fixtures/edu-session.txt
 [ "$status" = 0 ] && ! grep -q root: "$work/out" && ok "an external entity in a map is not read" ||
 	not_ok "an external entity in a map is not read"
