@@ -223,6 +223,11 @@ int cmd_convert(int argc, char **argv)
 	while ((got = trace_next(&r, &line, &len)) > 0) {
 		if (line_string(line, len, copy, why) || convert_line(&c, copy, why)) {
 			out_flush();
+			/* A recording that ended mid-line: the rest stands. */
+			if (r.cut_short) {
+				trace_error(&r, "%s: the last line, cut short, is left out", why);
+				break;
+			}
 			trace_error(&r, "%s", why);
 			ret = EXIT_REFUSED;
 			break;

@@ -502,6 +502,7 @@ int trace_next(struct trace_reader *r, const char **line, size_t *len)
 			if (!rest)
 				return 0;
 			r->start = r->end;
+			r->cut_short = true;
 			return give_line(r, start, rest, line, len);
 		}
 		if (r->end - r->start > TRACE_LINE_MAX) {

@@ -98,6 +98,7 @@ struct trace_reader {
 	size_t size, start, end;
 	unsigned long long number;	/* of the line last returned, from 1 */
 	bool eof;
+	bool cut_short;			/* that line is the last, with no newline */
 	void (*before_wait)(void);
 };
 
