@@ -31,6 +31,10 @@
 
 struct converter {
 	bool print;			/* false: count only */
+	bool events_trace;		/* a line had the shape of a trace event */
+	bool other_text;		/* a line had neither it nor a comment's */
+	bool stock;			/* the first line is the stock format's VERSION */
+	unsigned long long lines;
 	unsigned long long accesses;	/* R, W and UNKNOWN */
 	unsigned long long maps;
 	unsigned long long events;	/* every mmiotrace event, UNMAP too */
@@ -153,11 +157,38 @@ static void out_lost(uint64_t lost)
 }
 
 /* One line of the events trace (NUL-terminated): 0, or -1 with WHY. */
+/*
+ * Whether LINE has the shape of an event line of any event: a CPU in
+ * brackets, then a "secs.usecs:" timestamp, as the tracing core and
+ * trace-cmd report print them.
+ */
+static bool event_shaped(const char *line)
+{
+	const char *cpu = strstr(line, "] "), *p;
+	size_t digits;
+
+	if (!cpu)
+		return false;
+	for (p = cpu; (p = strchr(p, '.')); p++) {
+		digits = strspn(p + 1, "0123456789");
+		if (digits == 6 && p[7] == ':' && p > cpu && p[-1] >= '0' && p[-1] <= '9')
+			return true;
+	}
+	return false;
+}
+
 static int convert_line(struct converter *c, const char *line, char *why)
 {
 	struct event_line e;
 	uint64_t lost;
 	int got;
+
+	if (!c->lines++ && !strncmp(line, "VERSION ", 8))
+		c->stock = true;
+	if (event_shaped(line))
+		c->events_trace = true;
+	else if (line[strspn(line, " \t")] && line[0] != '#')
+		c->other_text = true;
 
 	if (!parse_lost_line(line, &lost)) {
 		if (c->print)
@@ -236,6 +267,11 @@ int cmd_convert(int argc, char **argv)
 	if (got < 0)
 		ret = EXIT_REFUSED;
 	out_flush();
+	if (!ret && !c.events_trace && c.other_text) {
+		fprintf(stderr, "mmioctl: %s: not an events trace: no line is a trace event%s\n",
+			r.name, c.stock ? " (it is in the stock format: decode and stat read it)" : "");
+		ret = EXIT_REFUSED;
+	}
 	trace_close(&r);
 	free(copy);
 	return ret;

@@ -63,6 +63,15 @@ expect "stat reads what convert prints, every line of it" \
 expect "decode reads what convert prints, as it is" same "$(cat "$work/decoded")" "$(cat $expected)"
 outputs "convert of a trace without events prints VERSION only" 0 "VERSION 20070824" "" -- \
 	convert /dev/null
+printf 'hello\nworld\n' > "$work/text.txt"
+outputs "convert of a file with no event line refuses it" 1 "VERSION 20070824" \
+	"mmioctl: $work/text.txt: not an events trace: no line is a trace event" -- convert "$work/text.txt"
+outputs "convert of a stock trace says it is one" 1 "VERSION 20070824" \
+	"mmioctl: fixtures/edu-session.txt: not an events trace: no line is a trace event (it is in the stock format: decode and stat read it)" -- \
+	convert fixtures/edu-session.txt
+printf '# tracer: nop\n#\n  sh-1  [000] d..1.  5.000001: sched_switch: prev_comm=sh\n' > "$work/other.txt"
+outputs "convert of an events trace without mmiotrace events prints VERSION only" 0 \
+	"VERSION 20070824" "" -- convert "$work/other.txt"
 outputs "convert of a missing file says so" 1 "" "mmioctl: $work/none: No such file or directory" -- \
 	convert "$work/none"
 outputs "convert takes no option" 2 "" "mmioctl: convert takes a TRACE file or '-', not '--json'
