@@ -694,9 +694,17 @@ int walk_trace(const char *path, struct trace_walk *w)
 	return ret;
 }
 
-void format_duration(uint64_t us, char *buf, size_t size)
+void format_span(uint64_t from_us, uint64_t to_us, char *buf, size_t size)
 {
-	double v = us;
+	uint64_t us = to_us - from_us;
+	double v;
+
+	/* CPUs' clocks apart, or a trace put together from two. */
+	if (to_us < from_us) {
+		snprintf(buf, size, "timestamps go backwards by %" PRIu64 " us", from_us - to_us);
+		return;
+	}
+	v = us;
 
 	if (us < 1000) {
 		snprintf(buf, size, "%" PRIu64 " us", us);

@@ -133,7 +133,8 @@ size_t access_fields(const struct access *a, char *buf, size_t size);
 size_t access_changes(const struct access *a, uint64_t final, char *buf, size_t size);
 
 /* "2.1 ms", "523 us", "1.25 s" */
-void format_duration(uint64_t us, char *buf, size_t size);
+/* The time from FROM_US to TO_US ("258 ms"), or that it went backwards. */
+void format_span(uint64_t from_us, uint64_t to_us, char *buf, size_t size);
 
 /*
  * Polling loops: a run of reads of one register (same region, offset and

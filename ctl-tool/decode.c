@@ -53,8 +53,8 @@ static void text_loop_suffix(const struct poll *run, const struct access *final)
 
 	out_str(" x");
 	out_dec(run->count);
-	format_duration((final ? final->t.time_us : run->last_us) - run->first.t.time_us,
-			buf, sizeof(buf));
+	format_span(run->first.t.time_us, final ? final->t.time_us : run->last_us,
+		    buf, sizeof(buf));
 	out_str(" (");
 	out_str(buf);
 	out_char(')');

@@ -304,11 +304,11 @@ static void text_loop(FILE *f, int indent, const struct access *reg_access,
 		      const struct loop_record *l)
 {
 	struct access a = *reg_access;
-	char fields[DECODED_MAX], changes[DECODED_MAX], duration[32], start[32];
+	char fields[DECODED_MAX], changes[DECODED_MAX], duration[64], start[32];
 
 	a.t.value = l->value;
 	access_fields(&a, fields, sizeof(fields));
-	format_duration(l->end_us - l->start_us, duration, sizeof(duration));
+	format_span(l->start_us, l->end_us, duration, sizeof(duration));
 	format_time(l->start_us, start, sizeof(start));
 	fprintf(f, "%*sloop at %s (line %llu): %s x%" PRIu64 " (%s)", indent, "", start, l->line,
 		fields, l->count, duration);

@@ -348,6 +348,14 @@ run stat "$work/cut.txt"
 fails "a cut line that ends in a newline still refuses the trace" 1 \
 	"mmioctl: $work/cut-nl.txt:66: truncated R line: 5 of 8 fields" stat "$work/cut-nl.txt"
 
+# A polling loop whose last read is timed before its first (CPUs' clocks
+# apart) says so, instead of an unsigned wrap (1.84e+13 s).
+awk 'NR >= 18 && $5 == "0xfea00020" { n++; if (n == 48) $3 = "6.000000" } { print }' \
+	fixtures/edu-session.txt > "$work/backwards.txt"
+run stat "$work/backwards.txt"
+has "stat: a loop whose timestamps go backwards" \
+	"           loop at 6.279066 (line 18): 0x1 x47 (timestamps go backwards by 279066 us), then 0x0"
+
 # Options after the trace, as GNU tools take them; -h for one command.
 run stat --json fixtures/edu-session.txt
 before=$(cat "$work/out")
