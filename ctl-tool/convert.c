@@ -35,6 +35,12 @@ struct converter {
 	bool other_text;		/* a line had neither it nor a comment's */
 	bool stock;			/* the first line is the stock format's VERSION */
 	unsigned long long lines;
+	/*
+	 * The pid of each map id's MAP (the tracer's PID column: a user
+	 * mapping's process, 0 for the kernel's), for the lines of its map.
+	 */
+	uint64_t *map_pids;
+	size_t nmap_pids;
 	unsigned long long accesses;	/* R, W and UNKNOWN */
 	unsigned long long maps;
 	unsigned long long events;	/* every mmiotrace event, UNMAP too */
@@ -78,8 +84,39 @@ static void out_override(const struct event_line *e)
 	out_char('\n');
 }
 
-/* R|W width secs.usecs map_id 0xphys 0xvalue 0xpc 0 */
-static void out_access(const struct event_line *e)
+/* Map ids are small numbers that count up: past this, pid 0. */
+#define MAP_PIDS_MAX (1 << 20)
+
+/* Keep a MAP's pid for its map id: 0, or -1 out of memory. */
+static int keep_map_pid(struct converter *c, const struct event_line *e)
+{
+	size_t want = e->map_id + 1;
+	uint64_t *grown;
+
+	if (e->map_id < 0 || e->map_id >= MAP_PIDS_MAX)
+		return 0;
+	if (want > c->nmap_pids) {
+		grown = realloc(c->map_pids, want * 2 * sizeof(*grown));
+		if (!grown)
+			return -1;
+		memset(grown + c->nmap_pids, 0, (want * 2 - c->nmap_pids) * sizeof(*grown));
+		c->map_pids = grown;
+		c->nmap_pids = want * 2;
+	}
+	c->map_pids[e->map_id] = e->pid;
+	return 0;
+}
+
+/* The PID column of a line of map id @map_id. */
+static void out_pid(const struct converter *c, long map_id)
+{
+	out_char(' ');
+	out_dec(map_id >= 0 && (size_t)map_id < c->nmap_pids ? c->map_pids[map_id] : 0);
+	out_char('\n');
+}
+
+/* R|W width secs.usecs map_id 0xphys 0xvalue 0xpc PID */
+static void out_access(const struct converter *c, const struct event_line *e)
 {
 	out_str(e->type == EVENT_READ ? "R " : "W ");
 	out_dec(e->width);
@@ -90,13 +127,13 @@ static void out_access(const struct event_line *e)
 	out_0x(e->phys);
 	out_0x(e->value);
 	out_0x(e->pc);
-	out_str(" 0\n");
+	out_pid(c, e->map_id);
 	if (e->override)
 		out_override(e);
 }
 
-/* UNKNOWN secs.usecs map_id 0xphys op,op,op 0xpc 0 */
-static void out_unknown(const struct event_line *e)
+/* UNKNOWN secs.usecs map_id 0xphys op,op,op 0xpc PID */
+static void out_unknown(const struct converter *c, const struct event_line *e)
 {
 	out_str("UNKNOWN ");
 	out_time(e->time_us);
@@ -110,11 +147,11 @@ static void out_unknown(const struct event_line *e)
 	out_char(',');
 	out_hex(e->opcode[2], 2);
 	out_0x(e->pc);
-	out_str(" 0\n");
+	out_pid(c, e->map_id);
 }
 
-/* MAP secs.usecs map_id 0xphys 0xvirt 0xlen 0x0 0, UNMAP secs.usecs map_id 0x0 0 */
-static void out_mapping(const struct event_line *e)
+/* MAP secs.usecs map_id 0xphys 0xvirt 0xlen 0x0 PID, UNMAP secs.usecs map_id 0x0 PID */
+static void out_mapping(const struct converter *c, const struct event_line *e)
 {
 	out_str(e->type == EVENT_MAP ? "MAP " : "UNMAP ");
 	out_time(e->time_us);
@@ -125,7 +162,8 @@ static void out_mapping(const struct event_line *e)
 		out_0x(e->virt);
 		out_0x(e->len);
 	}
-	out_str(" 0x0 0\n");
+	out_str(" 0x0");
+	out_pid(c, e->map_id);
 }
 
 /* A marker's text may hold any byte but a newline; the format's MARK none of control. */
@@ -202,16 +240,21 @@ static int convert_line(struct converter *c, const char *line, char *why)
 		c->events++;
 	if (e.type == EVENT_READ || e.type == EVENT_WRITE || e.type == EVENT_UNKNOWN)
 		c->accesses++;
-	if (e.type == EVENT_MAP)
+	if (e.type == EVENT_MAP) {
 		c->maps++;
+		if (keep_map_pid(c, &e)) {
+			snprintf(why, EVENT_WHY_MAX, "out of memory");
+			return -1;
+		}
+	}
 	if (!c->print)
 		return 0;
 	if (e.type == EVENT_READ || e.type == EVENT_WRITE)
-		out_access(&e);
+		out_access(c, &e);
 	else if (e.type == EVENT_UNKNOWN)
-		out_unknown(&e);
+		out_unknown(c, &e);
 	else if (e.type == EVENT_MAP || e.type == EVENT_UNMAP)
-		out_mapping(&e);
+		out_mapping(c, &e);
 	else
 		out_marker(&e);
 	return 0;
@@ -274,6 +317,7 @@ int cmd_convert(int argc, char **argv)
 	}
 	trace_close(&r);
 	free(copy);
+	free(c.map_pids);
 	return ret;
 }
 
@@ -389,11 +433,13 @@ int cmd_last_boot(int argc, char **argv)
 		fprintf(stderr, "mmioctl: instance %s holds no mmiotrace events\n", name);
 		ret = EXIT_REFUSED;
 	}
+	free(c.map_pids);
 	if (!ret) {
 		c = (struct converter){ .print = true };
 		out_str("VERSION 20070824\n");
 		ret = convert_text(&c, text, len, path);
 		out_push();
+		free(c.map_pids);
 	}
 	free(text);
 	if (ret)

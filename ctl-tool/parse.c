@@ -564,6 +564,10 @@ int parse_event_line(const char *line, struct event_line *e, char *why)
 					 " is empty or runs past the end of the address space",
 					 v, e->phys);
 		e->len = v;
+		/* A kernel before user mappings were traced has no pid=. */
+		if (field(fields, "pid") &&
+		    field_u64(fields, "pid", INT32_MAX, &e->pid, why))
+			return -1;
 		return 1;
 	default:	/* EVENT_UNMAP */
 		return field_map_id(fields, &e->map_id, why) ? -1 : 1;

@@ -148,6 +148,7 @@ struct event_line {
 	bool has_device;
 	unsigned char opcode[3];	/* UNKNOWN */
 	uint64_t virt, len;		/* MAP */
+	uint64_t pid;			/* MAP: its process (pid=; 0 without it) */
 	const char *text;		/* MARK: the marker, into the line */
 	size_t text_len;
 };

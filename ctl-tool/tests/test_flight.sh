@@ -72,6 +72,18 @@ outputs "convert of a stock trace says it is one" 1 "VERSION 20070824" \
 printf '# tracer: nop\n#\n  sh-1  [000] d..1.  5.000001: sched_switch: prev_comm=sh\n' > "$work/other.txt"
 outputs "convert of an events trace without mmiotrace events prints VERSION only" 0 \
 	"VERSION 20070824" "" -- convert "$work/other.txt"
+# A user mapping's lines carry its process's pid, from its MAP's pid=, as
+# the tracer's PID column does.
+{
+	echo "# tracer: nop"
+	echo "  barmap-42  [001] d..1.  5.000001: mmio_map: map_id=3 phys=0xfea00000 virt=0x7f0000000000 len=0x1000 pid=42"
+	echo "  barmap-42  [001] d..1.  5.000002: mmio_read: phys=0xfea00000 value=0x10000ed width=4 map_id=3 pc=0x0"
+	echo "  barmap-42  [001] d..1.  5.000003: mmio_unmap: map_id=3"
+} > "$work/user.txt"
+outputs "convert gives a user mapping's lines its process's pid" 0 "VERSION 20070824
+MAP 5.000001 3 0xfea00000 0x7f0000000000 0x1000 0x0 42
+R 4 5.000002 3 0xfea00000 0x10000ed 0x0 42
+UNMAP 5.000003 3 0x0 42" "" -- convert "$work/user.txt"
 outputs "convert of a missing file says so" 1 "" "mmioctl: $work/none: No such file or directory" -- \
 	convert "$work/none"
 outputs "convert takes no option" 2 "" "mmioctl: convert takes a TRACE file or '-', not '--json'
