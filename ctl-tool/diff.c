@@ -590,6 +590,9 @@ int cmd_diff(int argc, char **argv)
 	}
 	ret = print_diff(&A, &B, &tab, start_id, del, ins);
 	out_flush();
+	/* Output that did not all get out is trouble, not "they differ" (main says why). */
+	if (ret >= 0 && (fflush(stdout) || ferror(stdout)))
+		ret = EXIT_TROUBLE;
 out:
 	if (ret < 0) {
 		system_error("malloc");

@@ -356,6 +356,15 @@ run stat "$work/backwards.txt"
 has "stat: a loop whose timestamps go backwards" \
 	"           loop at 6.279066 (line 18): 0x1 x47 (timestamps go backwards by 279066 us), then 0x0"
 
+# diff's output that cannot be written is trouble (2), not "they differ" (1).
+"$mmioctl" diff fixtures/edu-session.txt fixtures/edu-session2.txt > /dev/full 2> "$work/err"
+status=$?
+if [ "$status" = 2 ] && [ "$(cat "$work/err")" = "mmioctl: standard output: No space left on device" ]; then
+	ok "diff to a full disk exits 2, as diff(1) does for trouble"
+else
+	not_ok "diff to a full disk exits 2, as diff(1) does for trouble" "status $status; $(cat "$work/err")"
+fi
+
 # Options after the trace, as GNU tools take them; -h for one command.
 run stat --json fixtures/edu-session.txt
 before=$(cat "$work/out")
