@@ -219,8 +219,14 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 		{ "map", required_argument, NULL, 'm' },
 		{ "fold", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "sort", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const sort_keys[] = {
+		[SORT_OFFSET] = "offset", [SORT_ACCESSES] = "accesses", [SORT_READS] = "reads",
+		[SORT_WRITES] = "writes", [SORT_FIRST] = "first", [SORT_LAST] = "last",
+	};
+	size_t key;
 	char path[4096];
 	uint64_t base;
 	bool bound;
@@ -244,6 +250,14 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 			s->fold = true;
 		} else if (c == 'j' && (allowed & OPT_JSON)) {
 			s->json = true;
+		} else if (c == 's' && (allowed & OPT_SORT)) {
+			for (key = 0; key < sizeof(sort_keys) / sizeof(*sort_keys); key++)
+				if (!strcmp(optarg, sort_keys[key]))
+					break;
+			if (key == sizeof(sort_keys) / sizeof(*sort_keys))
+				return usage_error("%s: unknown sort key '%s': offset, accesses, reads, writes, first or last",
+						   argv[0], optarg);
+			s->sort = key;
 		} else {
 			return usage_error("%s: unknown or incomplete option '%s'", argv[0],
 					   argv[optind - 1]);

@@ -73,6 +73,10 @@ struct regions {
 #define OPT_MAP		0x1
 #define OPT_FOLD	0x2
 #define OPT_JSON	0x4
+#define OPT_SORT	0x8
+
+/* stat --sort: the order of a region's registers. */
+enum sort_key { SORT_OFFSET, SORT_ACCESSES, SORT_READS, SORT_WRITES, SORT_FIRST, SORT_LAST };
 
 struct bind {
 	const char *path;
@@ -87,6 +91,7 @@ struct session {
 	const char **map_paths;
 	size_t nmap_paths;
 	bool fold, json;
+	enum sort_key sort;
 	char **paths;			/* the traces */
 	int npaths;
 	struct regions regions;

@@ -70,7 +70,7 @@ static const struct command commands[] = {
 	  INSTANCE },
 	{ "decode", "[--map FILE[@ADDR]]... [--fold] [--json] TRACE|-", 1, -1, cmd_decode,
 	  "name registers and decode their fields, line by line", 0 },
-	{ "stat", "[--map FILE[@ADDR]]... [--json] TRACE|-", 1, -1, cmd_stat,
+	{ "stat", "[--map FILE[@ADDR]]... [--sort KEY] [--json] TRACE|-", 1, -1, cmd_stat,
 	  "per register: accesses, values, polling loops", 0 },
 	{ "diff", "[--map FILE[@ADDR]]... A B", 2, -1, cmd_diff,
 	  "compare two traces by register, section by section", 0 },

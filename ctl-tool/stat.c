@@ -213,7 +213,39 @@ static int by_count(const void *a, const void *b)
 	return x->value < y->value ? -1 : x->value > y->value;
 }
 
-/* The registers of a region, sorted by offset (NULL when it has none). */
+/* stat --sort: counts most first, times earliest first, ties by offset. */
+static enum sort_key sort_key;
+
+static uint64_t sort_value(const struct reg_stats *r)
+{
+	switch (sort_key) {
+	case SORT_ACCESSES:
+		return UINT64_MAX - (r->reads + r->writes);
+	case SORT_READS:
+		return UINT64_MAX - r->reads;
+	case SORT_WRITES:
+		return UINT64_MAX - r->writes;
+	case SORT_FIRST:
+		return r->first_us;
+	case SORT_LAST:
+		return r->last_us;
+	default:
+		return 0;
+	}
+}
+
+static int by_sort_key(const void *a, const void *b)
+{
+	const struct reg_stats *x = *(const struct reg_stats *const *)a;
+	const struct reg_stats *y = *(const struct reg_stats *const *)b;
+	uint64_t vx = sort_value(x), vy = sort_value(y);
+
+	if (vx != vy)
+		return vx < vy ? -1 : 1;
+	return by_offset(a, b);
+}
+
+/* The registers of a region, in --sort's order (NULL when it has none). */
 static struct reg_stats **sorted_registers(const struct region *r, size_t *n)
 {
 	const struct region_stats *rs = r->data;
@@ -237,7 +269,7 @@ static struct reg_stats **sorted_registers(const struct region *r, size_t *n)
 			regs[(*n)++] = reg;
 		}
 	if (*n > 1)
-		qsort(regs, *n, sizeof(*regs), by_offset);
+		qsort(regs, *n, sizeof(*regs), by_sort_key);
 	return regs;
 }
 
@@ -600,7 +632,8 @@ int cmd_stat(int argc, char **argv)
 	struct session s;
 	int ret;
 
-	ret = session_start(&s, argc, argv, OPT_MAP | OPT_JSON, 1);
+	ret = session_start(&s, argc, argv, OPT_MAP | OPT_JSON | OPT_SORT, 1);
+	sort_key = s.sort;
 	if (!ret)
 		ret = stat_trace(&s, s.paths[0]);
 	session_end(&s);

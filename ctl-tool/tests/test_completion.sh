@@ -56,7 +56,8 @@ completes drop --c -- --count
 completes di -- diff
 completes decode --f -- --fold
 completes decode - -- --map --fold --json --help
-completes stat - -- --map --json --help
+completes stat - -- --map --sort --json --help
+completes stat --sort re -- reads
 completes diff - -- --map --help
 completes decode --map "$maps/nv" -- "$maps/nvme.xml"
 completes stat --map "$maps/ed" -- "$maps/edu.xml"

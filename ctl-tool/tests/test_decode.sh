@@ -365,6 +365,20 @@ else
 	not_ok "diff to a full disk exits 2, as diff(1) does for trouble" "status $status; $(cat "$work/err")"
 fi
 
+# stat --sort: e1000's 384 registers by reads, the hot one first.
+run stat --sort reads fixtures/e1000-link.txt
+rows=$(awk '$1 ~ /^0x[0-9a-f]+$/ && $2 == "-" { print $1 ":" $3 }' "$work/out" | head -n 4 | tr '\n' ' ')
+[ "$status" = 0 ] && [ "$rows" = "0x00008:526 0x00020:53 0x00010:23 0x000c0:11 " ] &&
+	ok "stat --sort reads puts the most read registers first" ||
+	not_ok "stat --sort reads puts the most read registers first" "$rows"
+run stat --sort first fixtures/e1000-link.txt
+firsts=$(awk '$1 ~ /^0x[0-9a-f]+$/ && $2 == "-" { print $5 }' "$work/out")
+[ "$status" = 0 ] && [ "$(echo "$firsts" | wc -l)" = 384 ] && [ "$firsts" = "$(echo "$firsts" | sort -n)" ] &&
+	ok "stat --sort first orders the 384 registers by their first access" ||
+	not_ok "stat --sort first orders the 384 registers by their first access" "$(echo "$firsts" | head -5)"
+fails "stat --sort with an unknown key" 2 "mmioctl: stat: unknown sort key 'hot': offset, accesses, reads, writes, first or last
+Try 'mmioctl --help'." stat --sort hot fixtures/e1000-link.txt
+
 # Options after the trace, as GNU tools take them; -h for one command.
 run stat --json fixtures/edu-session.txt
 before=$(cat "$work/out")
