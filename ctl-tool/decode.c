@@ -101,7 +101,11 @@ struct json_fields {
 	bool first, enums;
 };
 
-static void json_field(void *ctx, const char *name, uint64_t value, const char *enum_name)
+/* JSON numbers past 2^53 lose digits in jq and JavaScript: those are hex strings. */
+#define JSON_EXACT_MAX ((UINT64_C(1) << 53) - 1)
+
+static void json_field(void *ctx, const char *name, uint64_t value, bool negative,
+		       const char *enum_name)
 {
 	struct json_fields *j = ctx;
 
@@ -112,10 +116,17 @@ static void json_field(void *ctx, const char *name, uint64_t value, const char *
 	j->first = false;
 	out_json_string(name, strlen(name));
 	out_char(':');
-	if (j->enums)
+	if (j->enums) {
 		out_json_string(enum_name, strlen(enum_name));
-	else
+	} else if (value > JSON_EXACT_MAX) {
+		out_str(negative ? "\"-0x" : "\"0x");
+		out_hex(value, 1);
+		out_char('"');
+	} else {
+		if (negative)
+			out_char('-');
 		out_dec(value);
+	}
 }
 
 /* "decoded", "fields" and "enums" of a value of the access's register. */
@@ -155,6 +166,8 @@ static void json_access(const struct access *a, const struct poll *run, const st
 	json_hex("phys", a->t.phys);
 	json_hex("value", a->t.value);
 	json_hex("pc", a->t.pc);
+	json_key("pid");
+	out_dec(a->t.pid);
 	if (a->region->kind != REGION_PHYS) {
 		json_key("region");
 		out_json_string(a->region->label, strlen(a->region->label));
@@ -257,6 +270,8 @@ static void json_other(const struct trace_line *t, unsigned long long line)
 		if (t->map_id < 0)
 			out_char('-');
 		out_dec(t->map_id < 0 ? -(uint64_t)t->map_id : (uint64_t)t->map_id);
+		json_key("pid");
+		out_dec(t->pid);
 		if (t->type == TRACE_UNMAP)
 			break;
 		json_hex("phys", t->phys);

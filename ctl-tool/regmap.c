@@ -514,19 +514,28 @@ size_t rm_decode_changes(const struct rm_hit *hit, unsigned int width, uint64_t 
 }
 
 struct json_walk {
-	void (*each)(void *ctx, const char *name, uint64_t value, const char *enum_name);
+	void (*each)(void *ctx, const char *name, uint64_t value, bool negative,
+		     const char *enum_name);
 	void *ctx;
 };
 
 static void json_field(void *ctx, const struct rm_field *f, uint64_t v)
 {
 	struct json_walk *j = ctx;
+	const char *name = enum_name(&f->type, v);
+	unsigned int bits = f->high - f->low + 1;
+	uint64_t shown = f->type.shr ? v << f->type.shr : v;
 
-	j->each(j->ctx, f->name, v << f->type.shr, enum_name(&f->type, v));
+	/* As format_value() shows it: a negative INT by its magnitude. */
+	if (!name && f->type.kind == RM_INT && bits < 64 && (shown >> (bits - 1)) & 1)
+		j->each(j->ctx, f->name, mask_of(bits) & -shown, true, NULL);
+	else
+		j->each(j->ctx, f->name, shown, false, name);
 }
 
 void rm_fields(const struct rm_hit *hit, unsigned int width, uint64_t value,
-	       void (*each)(void *ctx, const char *name, uint64_t value, const char *enum_name),
+	       void (*each)(void *ctx, const char *name, uint64_t value, bool negative,
+			    const char *enum_name),
 	       void *ctx)
 {
 	struct json_walk j = { each, ctx };

@@ -163,10 +163,13 @@ size_t rm_decode_changes(const struct rm_hit *hit, unsigned int width, uint64_t 
 
 /*
  * The same fields for JSON: calls EACH for every field shown, with its name,
- * its value (shifted by shr) and the enum name if it has one (else NULL).
+ * its value (shifted by shr; with NEGATIVE, an INT field's magnitude: the
+ * value is -VALUE, as rm_decode() shows it) and the enum name if it has one
+ * (else NULL).
  */
 void rm_fields(const struct rm_hit *hit, unsigned int width, uint64_t value,
-	       void (*each)(void *ctx, const char *name, uint64_t value, const char *enum_name),
+	       void (*each)(void *ctx, const char *name, uint64_t value, bool negative,
+			    const char *enum_name),
 	       void *ctx);
 
 /* Is this a domain's bitfield-free, type-free register (the value is all)? */

@@ -187,7 +187,7 @@ static int time_and_id(const struct token *f, struct trace_line *t, char *why)
 static int parse_access(struct cursor *c, struct trace_line *t, const char *type, char *why)
 {
 	struct token f[7];
-	uint64_t width, pid;
+	uint64_t width;
 
 	if (tokens(c, f, 7, type, why))
 		return -1;
@@ -205,7 +205,7 @@ static int parse_access(struct cursor *c, struct trace_line *t, const char *type
 		return bad(why, "value wider than the access:", &f[4]);
 	if (!hex_0x(&f[5], &t->pc))
 		return bad(why, "malformed pc", &f[5]);
-	if (!decimal(f[6].s, f[6].n, &pid))
+	if (!decimal(f[6].s, f[6].n, &t->pid))
 		return bad(why, "malformed pid", &f[6]);
 	return 0;
 }
@@ -226,7 +226,7 @@ static int parse_map(struct cursor *c, struct trace_line *t, char *why)
 		return bad(why, "malformed virtual address", &f[3]);
 	if (!hex_0x(&f[4], &t->len) || !t->len || t->phys + t->len - 1 < t->phys)
 		return bad(why, "malformed length", &f[4]);
-	if (!hex_0x(&f[5], &zero) || !decimal(f[6].s, f[6].n, &zero))
+	if (!hex_0x(&f[5], &zero) || !decimal(f[6].s, f[6].n, &t->pid))
 		return bad(why, "malformed last fields", &f[5]);
 	return 0;
 }
@@ -241,7 +241,7 @@ static int parse_unmap(struct cursor *c, struct trace_line *t, char *why)
 		return -1;
 	if (time_and_id(f, t, why))
 		return -1;
-	if (!hex_0x(&f[2], &zero) || !decimal(f[3].s, f[3].n, &zero))
+	if (!hex_0x(&f[2], &zero) || !decimal(f[3].s, f[3].n, &t->pid))
 		return bad(why, "malformed last fields", &f[2]);
 	return 0;
 }
@@ -268,7 +268,7 @@ static int parse_unknown(struct cursor *c, struct trace_line *t, char *why)
 	}
 	if (!hex_0x(&f[4], &t->pc))
 		return bad(why, "malformed pc", &f[4]);
-	if (!decimal(f[5].s, f[5].n, &v))
+	if (!decimal(f[5].s, f[5].n, &t->pid))
 		return bad(why, "malformed pid", &f[5]);
 	return 0;
 }

@@ -59,6 +59,7 @@ struct trace_line {
 	uint64_t phys;			/* R, W, MAP, UNKNOWN */
 	uint64_t value;			/* R, W */
 	uint64_t pc;			/* R, W, UNKNOWN */
+	uint64_t pid;			/* R, W, MAP, UNMAP, UNKNOWN: the last field */
 	uint64_t virt, len;		/* MAP */
 	unsigned char opcode[3];	/* UNKNOWN */
 	uint64_t lost;			/* LOST */

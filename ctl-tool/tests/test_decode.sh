@@ -233,6 +233,34 @@ assert pcidev["bdf"] == "00:06.0" and pcidev["resources"][0] == {"index": 0, "ba
 else
 	not_ok "decode --json: CC with EN=1 as fields, the enum by name, the PCIDEV BAR" "$(cat "$work/py")"
 fi
+# JSON: every event line has its pid; a signed field is negative in
+# "fields" as in "decoded"; a number past 2^53 is a hex string, which jq
+# and JavaScript do not round.
+{
+	echo "MAP 1.000000 1 0x10000000 0x7f0000000000 0x1000 0x0 42"
+	echo "R 8 1.000001 1 0x10000000 0x7fffffffffffffff 0x0 42"
+} > "$work/user.txt"
+run decode --json --map maps/wide-field.xml@0x10000000 "$work/user.txt"
+if [ "$status" = 0 ] && python3 -c '
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+assert [o["pid"] for o in objs] == [42, 42], objs
+assert objs[1]["fields"] == {"VALUE": "0x7fffffffffffffff", "VALID": 0}, objs[1]
+' "$work/out" 2> "$work/py"; then
+	ok "decode --json: pid on every line, a 63-bit field as a hex string"
+else
+	not_ok "decode --json: pid on every line, a 63-bit field as a hex string" "$(cat "$work/py") $(cat "$work/out")"
+fi
+run decode --json --map maps/features.xml@0x10000000 fixtures/features.txt
+if python3 -c '
+import json, sys
+ctrl = [json.loads(l) for l in open(sys.argv[1]) if "\"CTRL\"" in l][0]
+assert "LEVEL=-1" in ctrl["decoded"] and ctrl["fields"]["LEVEL"] == -1, ctrl
+' "$work/out" 2> "$work/py"; then
+	ok "decode --json: a signed field is -1 in fields, as in decoded"
+else
+	not_ok "decode --json: a signed field is -1 in fields, as in decoded" "$(cat "$work/py")"
+fi
 printf 'MARK 1.000000 "quoted" \\ and caf\xc3\xa9 and \xff\n' > "$work/mark.txt"
 run decode --json "$work/mark.txt"
 if [ "$(cat "$work/out")" = '{"line":1,"type":"MARK","time":1.000000,"text":"\"quoted\" \\ and café and \ufffd"}' ] &&
