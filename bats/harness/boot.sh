@@ -39,6 +39,18 @@ options=(-t $((TIMEOUT * scale)) -c "$CPUS")
 
 echo "check: boot $name: $CPUS CPUs, $(echo $files)${filter:+ (tests matching '$filter')} (log: $outdir/$name/console.log)" >&2
 "$top/initramfs/run-qemu.sh" "${options[@]}" "$kernel" "$image" "$outdir/$name" "$COMMAND" > /dev/null || true
+# A TCG guest has, rarely, stopped for good before init (seen once on 4
+# vCPUs: the console ends in a built-in driver's probe, no stall report,
+# QEMU alive), before any test or tracing started. Such a boot runs once
+# more, and says so; its logs stay in NAME.hung. A boot that dies on
+# purpose (REBOOT) is left as it is.
+if [ "$REBOOT" != yes ] && [ "$(cat "$outdir/$name/status" 2>/dev/null)" = timeout ] &&
+	! grep -q 'Run /init as init process' "$outdir/$name/console.log" 2>/dev/null; then
+	echo "check: $name: the guest stopped before init; booting it again (logs: $outdir/$name.hung)" >&2
+	echo "# $name: the guest stopped before init and was booted again (logs: $outdir/$name.hung)"
+	rm -rf "$outdir/$name.hung" && mv "$outdir/$name" "$outdir/$name.hung"
+	"$top/initramfs/run-qemu.sh" "${options[@]}" "$kernel" "$image" "$outdir/$name" "$COMMAND" > /dev/null || true
+fi
 "$here/verdict.sh" "$outdir/$name" "$name" "$DEATH" || true
 
 # A narrowed run may hold no oracle scenario or no nvme trace: then there
