@@ -684,9 +684,7 @@ int walk_trace(const char *path, struct trace_walk *w)
 	r.before_wait = w->before_wait;
 	while ((got = trace_next(&r, &line, &len)) > 0) {
 		if (trace_parse(line, len, &t, why)) {
-			/* A recording that ended mid-line: the rest stands. */
-			if (r.cut_short) {
-				trace_error(&r, "%s: the last line, cut short, is left out", why);
+			if (trace_left_out(&r, why)) {
 				r.number--;
 				break;
 			}

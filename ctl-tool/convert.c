@@ -194,7 +194,6 @@ static void out_lost(uint64_t lost)
 	out_str(" events.\n");
 }
 
-/* One line of the events trace (NUL-terminated): 0, or -1 with WHY. */
 /*
  * Whether LINE has the shape of an event line of any event: a CPU in
  * brackets, then a "secs.usecs:" timestamp, as the tracing core and
@@ -215,6 +214,7 @@ static bool event_shaped(const char *line)
 	return false;
 }
 
+/* One line of the events trace (NUL-terminated): 0, or -1 with WHY. */
 static int convert_line(struct converter *c, const char *line, char *why)
 {
 	struct event_line e;
@@ -297,11 +297,8 @@ int cmd_convert(int argc, char **argv)
 	while ((got = trace_next(&r, &line, &len)) > 0) {
 		if (line_string(line, len, copy, why) || convert_line(&c, copy, why)) {
 			out_flush();
-			/* A recording that ended mid-line: the rest stands. */
-			if (r.cut_short) {
-				trace_error(&r, "%s: the last line, cut short, is left out", why);
+			if (trace_left_out(&r, why))
 				break;
-			}
 			trace_error(&r, "%s", why);
 			ret = EXIT_REFUSED;
 			break;

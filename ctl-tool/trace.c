@@ -485,6 +485,13 @@ static int give_line(struct trace_reader *r, char *line, size_t len, const char 
 	return 1;
 }
 
+bool trace_left_out(const struct trace_reader *r, const char *why)
+{
+	if (r->cut_short)
+		trace_error(r, "%s: the last line, cut short, is left out", why);
+	return r->cut_short;
+}
+
 int trace_next(struct trace_reader *r, const char **line, size_t *len)
 {
 	for (;;) {

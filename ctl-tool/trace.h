@@ -114,6 +114,13 @@ void trace_close(struct trace_reader *r);
  */
 int trace_next(struct trace_reader *r, const char **line, size_t *len);
 
+/*
+ * The line last returned did not parse (WHY): true, with a warning, if it
+ * is a last line cut short (a recording that ended mid-line), which is
+ * left out while the rest of the trace stands; false for a bad line.
+ */
+bool trace_left_out(const struct trace_reader *r, const char *why);
+
 /* "mmioctl: NAME:LINE: " then the message, on standard error. */
 void trace_error(const struct trace_reader *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -37,8 +37,12 @@ options=(-t $((TIMEOUT * scale)) -c "$CPUS")
 [ -z "$ARGS" ] || options+=(-k "$ARGS")
 [ -z "$QEMU" ] || options+=(-x "$QEMU")
 
+run_guest() {
+	"$top/initramfs/run-qemu.sh" "${options[@]}" "$kernel" "$image" "$outdir/$name" "$COMMAND" > /dev/null || true
+}
+
 echo "check: boot $name: $CPUS CPUs, $(echo $files)${filter:+ (tests matching '$filter')} (log: $outdir/$name/console.log)" >&2
-"$top/initramfs/run-qemu.sh" "${options[@]}" "$kernel" "$image" "$outdir/$name" "$COMMAND" > /dev/null || true
+run_guest
 # A TCG guest has, rarely, stopped for good before init (seen once on 4
 # vCPUs: the console ends in a built-in driver's probe, no stall report,
 # QEMU alive), before any test or tracing started. Such a boot runs once
@@ -49,7 +53,7 @@ if [ "$REBOOT" != yes ] && [ "$(cat "$outdir/$name/status" 2>/dev/null)" = timeo
 	echo "check: $name: the guest stopped before init; booting it again (logs: $outdir/$name.hung)" >&2
 	echo "# $name: the guest stopped before init and was booted again (logs: $outdir/$name.hung)"
 	rm -rf "$outdir/$name.hung" && mv "$outdir/$name" "$outdir/$name.hung"
-	"$top/initramfs/run-qemu.sh" "${options[@]}" "$kernel" "$image" "$outdir/$name" "$COMMAND" > /dev/null || true
+	run_guest
 fi
 "$here/verdict.sh" "$outdir/$name" "$name" "$DEATH" || true
 
