@@ -10,6 +10,7 @@
  */
 #include "analyze.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -138,6 +139,12 @@ static int split_bind(const char *arg, char *path, size_t size, uint64_t *base, 
 }
 
 #ifdef NO_MAPS
+static int find_maps(struct session *s)
+{
+	(void)s;
+	return 0;
+}
+
 static int load_maps(struct session *s)
 {
 	if (!s->nmap_paths)
@@ -211,12 +218,154 @@ static int load_maps(struct session *s)
 	}
 	return check_pci_bindings(s->map);
 }
+
+/* A BAR that an earlier map of the search path binds. */
+struct claim {
+	unsigned int vendor, device, bar;
+};
+
+struct claims {
+	struct claim *all;
+	size_t n;
+};
+
+static bool claimed(const struct claims *c, const struct rm_pci *p)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->all[i].vendor == p->vendor && c->all[i].device == p->device &&
+		    c->all[i].bar == p->bar)
+			return true;
+	return false;
+}
+
+/*
+ * FILE of the search path is used when it binds BARs and none that an
+ * earlier file took: a directory earlier in the path overrides the
+ * installed maps device by device. A map that does not load is skipped
+ * with a warning: a broken file elsewhere must not stop a decode.
+ */
+static int consider_map(struct session *s, const char *file, struct claims *c)
+{
+	struct regmap *probe = regmap_new();
+	char why[RM_WHY_MAX];
+	size_t i, j, npci = 0;
+	bool taken = false;
+	int ret = 0;
+
+	if (!probe)
+		return system_error("malloc");
+	if (rnndb_load(probe, file, why) || regmap_finish(probe, why)) {
+		fprintf(stderr, "mmioctl: warning: map %s skipped: %s\n", file, why);
+		goto out;
+	}
+	for (i = 0; i < probe->ndomains; i++)
+		for (j = 0; j < probe->domains[i]->npci; j++, npci++)
+			taken |= claimed(c, &probe->domains[i]->pci[j]);
+	if (!npci || taken)
+		goto out;
+	c->all = realloc(c->all, (c->n + npci) * sizeof(*c->all));
+	if (!c->all) {
+		ret = system_error("malloc");
+		goto out;
+	}
+	for (i = 0; i < probe->ndomains; i++)
+		for (j = 0; j < probe->domains[i]->npci; j++) {
+			const struct rm_pci *p = &probe->domains[i]->pci[j];
+
+			c->all[c->n++] = (struct claim){ p->vendor, p->device, p->bar };
+		}
+	if (rnndb_load(s->map, file, why)) {
+		fprintf(stderr, "mmioctl: %s\n", why);
+		ret = EXIT_REFUSED;
+	}
+out:
+	regmap_free(probe);
+	return ret;
+}
+
+static int xml_name(const struct dirent *d)
+{
+	size_t len = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && len > 4 && !strcmp(d->d_name + len - 4, ".xml");
+}
+
+/* Every *.xml of DIR, in name order; a directory that is not there is none. */
+static int search_dir(struct session *s, const char *dir, struct claims *c)
+{
+	struct dirent **names;
+	int n, i, ret = 0;
+
+	n = scandir(dir, &names, xml_name, alphasort);
+	if (n < 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char file[4096];
+
+		snprintf(file, sizeof(file), "%s/%s", dir, names[i]->d_name);
+		if (!ret)
+			ret = consider_map(s, file, c);
+		free(names[i]);
+	}
+	free(names);
+	return ret;
+}
+
+/*
+ * Without --map: the maps of --map-dir, then of $MMIOCTL_MAPS (a
+ * colon-separated list), then the installed ones, bound to the devices of
+ * the trace by their <pci> bindings (regions_update() says which).
+ */
+static int find_maps(struct session *s)
+{
+	const char *env = getenv("MMIOCTL_MAPS");
+	struct claims c = { NULL, 0 };
+	char *list = NULL, *dir, *save;
+	char why[RM_WHY_MAX];
+	size_t i;
+	int ret = 0;
+
+	s->map = regmap_new();
+	if (!s->map)
+		return system_error("malloc");
+	for (i = 0; i < s->nmap_dirs && !ret; i++)
+		ret = search_dir(s, s->map_dirs[i], &c);
+	if (!ret && env && *env) {
+		list = strdup(env);
+		if (!list)
+			ret = system_error("malloc");
+		for (dir = list ? strtok_r(list, ":", &save) : NULL; dir && !ret;
+		     dir = strtok_r(NULL, ":", &save))
+			ret = search_dir(s, dir, &c);
+	}
+	if (!ret)
+		ret = search_dir(s, MAPS_DIR, &c);
+	free(list);
+	free(c.all);
+	if (ret)
+		return ret;
+	if (!s->map->ndomains) {
+		regmap_free(s->map);
+		s->map = NULL;
+		return 0;
+	}
+	if (regmap_finish(s->map, why)) {
+		fprintf(stderr, "mmioctl: %s\n", why);
+		return EXIT_REFUSED;
+	}
+	s->found_maps = true;
+	return 0;
+}
 #endif
 
 int session_start(struct session *s, int argc, char **argv, unsigned int allowed, int npaths)
 {
 	static const struct option longopts[] = {
 		{ "map", required_argument, NULL, 'm' },
+		{ "map-dir", required_argument, NULL, 'd' },
+		{ "no-maps", no_argument, NULL, 'n' },
 		{ "fold", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "sort", required_argument, NULL, 's' },
@@ -234,7 +383,8 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 
 	memset(s, 0, sizeof(*s));
 	s->map_paths = calloc(argc, sizeof(*s->map_paths));
-	if (!s->map_paths)
+	s->map_dirs = calloc(argc, sizeof(*s->map_dirs));
+	if (!s->map_paths || !s->map_dirs)
 		return system_error("malloc");
 	/* 0, not 1: glibc then reads the optstring again, and permutes. */
 	optind = 0;
@@ -246,6 +396,10 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 				return usage_error("%s: invalid map '%s': expected FILE or FILE@ADDR",
 						   argv[0], optarg);
 			s->map_paths[s->nmap_paths++] = optarg;
+		} else if (c == 'd' && (allowed & OPT_MAP)) {
+			s->map_dirs[s->nmap_dirs++] = optarg;
+		} else if (c == 'n' && (allowed & OPT_MAP)) {
+			s->no_maps = true;
 		} else if (c == 'f' && (allowed & OPT_FOLD)) {
 			s->fold = true;
 		} else if (c == 'j' && (allowed & OPT_JSON)) {
@@ -271,6 +425,13 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 	s->npaths = npaths;
 	if (npaths == 2 && !strcmp(s->paths[0], "-") && !strcmp(s->paths[1], "-"))
 		return usage_error("%s: only one trace can be standard input", argv[0]);
+	if (s->no_maps && (s->nmap_paths || s->nmap_dirs))
+		return usage_error("%s: --no-maps and --map or --map-dir exclude each other", argv[0]);
+	if (s->nmap_paths && s->nmap_dirs)
+		return usage_error("%s: --map names the maps, --map-dir where to find them: give one",
+				   argv[0]);
+	if (!s->nmap_paths && !s->no_maps)
+		return find_maps(s);
 	return load_maps(s);
 }
 
@@ -297,6 +458,7 @@ void session_end(struct session *s)
 	regmap_free(s->map);
 	free(s->binds);
 	free(s->map_paths);
+	free(s->map_dirs);
 }
 
 /* ---- regions ---- */
@@ -420,8 +582,21 @@ static const struct rm_domain *domain_for_bar(const struct regmap *map, unsigned
 	return NULL;
 }
 
+/* Maps found on the search path: which bound to this device, or none. */
+static void note_binding(const struct trace_pcidev *dev, unsigned int bar,
+			 const struct rm_domain *domain)
+{
+	fprintf(stderr, "mmioctl: %02x:%02x.%x %04x:%04x", dev->bus, dev->devfn >> 3,
+		dev->devfn & 7, dev->vendor, dev->device);
+	if (domain)
+		fprintf(stderr, " BAR%u: %s from %s\n", bar, domain->name, domain->file);
+	else
+		fputs(": no map\n", stderr);
+}
+
 static int add_pcidev(struct session *s, const struct trace_pcidev *dev)
 {
+	bool memory = false, bound = false;
 	unsigned int bar;
 
 	for (bar = 0; bar < 6; bar++) {
@@ -432,6 +607,10 @@ static int add_pcidev(struct session *s, const struct trace_pcidev *dev)
 		if (!dev->size[bar] || (dev->base[bar] & 1))
 			continue;
 		domain = domain_for_bar(s->map, dev->vendor, dev->device, bar);
+		memory = true;
+		bound |= domain != NULL;
+		if (domain && s->found_maps)
+			note_binding(dev, bar, domain);
 		r = add_region(&s->regions, REGION_BAR, dev->base[bar] & ~UINT64_C(0xf),
 			       dev->size[bar], domain);
 		if (!r)
@@ -455,6 +634,8 @@ static int add_pcidev(struct session *s, const struct trace_pcidev *dev)
 		if (!keep_region(&s->regions, r, true))
 			return -1;
 	}
+	if (memory && !bound && s->found_maps)
+		note_binding(dev, 0, NULL);
 	return 0;
 }
 

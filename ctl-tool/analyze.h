@@ -75,6 +75,11 @@ struct regions {
 #define OPT_JSON	0x4
 #define OPT_SORT	0x8
 
+/* Where maps are found without --map, after --map-dir and $MMIOCTL_MAPS. */
+#ifndef MAPS_DIR
+#define MAPS_DIR	"/usr/local/share/mmioctl/maps"
+#endif
+
 /* stat --sort: the order of a region's registers. */
 enum sort_key { SORT_OFFSET, SORT_ACCESSES, SORT_READS, SORT_WRITES, SORT_FIRST, SORT_LAST };
 
@@ -90,6 +95,10 @@ struct session {
 	size_t nbinds;
 	const char **map_paths;
 	size_t nmap_paths;
+	const char **map_dirs;		/* --map-dir, in the order given */
+	size_t nmap_dirs;
+	bool no_maps;			/* --no-maps */
+	bool found_maps;		/* the maps came from the search path: say what bound */
 	bool fold, json;
 	enum sort_key sort;
 	char **paths;			/* the traces */

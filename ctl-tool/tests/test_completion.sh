@@ -55,12 +55,13 @@ completes drop 0x1000 4 --count "" --
 completes drop --c -- --count
 completes di -- diff
 completes decode --f -- --fold
-completes decode - -- --map --fold --json --help
-completes stat - -- --map --sort --json --help
+completes decode - -- --map --map-dir --no-maps --fold --json --help
+completes stat - -- --map --map-dir --no-maps --sort --json --help
 completes stat --sort re -- reads
-completes diff - -- --map --help
+completes diff - -- --map --map-dir --no-maps --help
 completes decode --map "$maps/nv" -- "$maps/nvme.xml"
 completes stat --map "$maps/ed" -- "$maps/edu.xml"
+completes stat --map-dir "${maps%/maps}/map" -- "$maps"
 completes diff "$fixtures/nvme-p" -- "$fixtures/nvme-probe.txt"
 completes co -- convert
 completes convert - -- - --help

@@ -111,6 +111,49 @@ if cmp -s "$work/out" fixtures/nvme-probe.txt && [ -z "$err" ]; then
 else
 	not_ok "without a map every line passes unchanged" "$err"
 fi
+
+# Without --map, maps are found by the PCI IDs of the trace's PCIDEV lines:
+# --map-dir, then $MMIOCTL_MAPS, then the installed directory (none here:
+# the host tests' mmioctl is not installed).
+bindings="mmioctl: 00:01.1 8086:7010: no map
+mmioctl: 00:02.0 1234:1111: no map
+mmioctl: 00:03.0 1234:11e8 BAR0: EDU from ../maps/edu.xml
+mmioctl: 00:04.0 1af4:1110: no map
+mmioctl: 00:05.0 8086:100e BAR0: E1000 from ../maps/e1000.xml
+mmioctl: 00:06.0 1b36:0010 BAR0: NVME from ../maps/nvme.xml"
+MMIOCTL_MAPS=$work/none:$maps run decode fixtures/nvme-probe.txt
+if [ "$status" = 0 ] && cmp -s "$work/out" expected/nvme-probe.decode && [ "$err" = "$bindings" ]; then
+	ok "MMIOCTL_MAPS: the maps found by PCI ID decode as --map does, and say what bound"
+else
+	not_ok "MMIOCTL_MAPS: maps found by PCI ID (status $status)" \
+		"$err$(diff -u expected/nvme-probe.decode "$work/out" | head -n 20)"
+fi
+MMIOCTL_MAPS=$maps run decode --no-maps fixtures/nvme-probe.txt
+if [ "$status" = 0 ] && cmp -s "$work/out" fixtures/nvme-probe.txt && [ -z "$err" ]; then
+	ok "--no-maps: no map is looked for"
+else
+	not_ok "--no-maps: no map is looked for (status $status)" "$err"
+fi
+# A directory given first overrides a device's map; a file that does not
+# load is skipped with a warning, the others still bind.
+mkdir -p "$work/mine"
+sed 's/name="NVME"/name="MYNVME"/' $maps/nvme.xml > "$work/mine/nvme.xml"
+printf '<database><domain name="BROKEN">\n' > "$work/mine/broken.xml"
+MMIOCTL_MAPS=$maps run decode --map-dir "$work/mine" fixtures/nvme-probe.txt
+if [ "$status" = 0 ] && grep -q ' R4 MYNVME+0x001c 0x00000001 CSTS => ' "$work/out" && ! grep -q ' NVME+' "$work/out" &&
+		[ "$(grep -c '^mmioctl: warning: map .*/mine/broken.xml skipped: ' "$work/err")" = 1 ] &&
+		grep -qxF "mmioctl: 00:06.0 1b36:0010 BAR0: MYNVME from $work/mine/nvme.xml" "$work/err" &&
+		grep -qxF "mmioctl: 00:03.0 1234:11e8 BAR0: EDU from ../maps/edu.xml" "$work/err"; then
+	ok "--map-dir: its maps before \$MMIOCTL_MAPS, device by device; a broken map skipped"
+else
+	not_ok "--map-dir: its maps before \$MMIOCTL_MAPS (status $status)" "$err"
+fi
+fails "--no-maps with --map" 2 "mmioctl: decode: --no-maps and --map or --map-dir exclude each other
+Try 'mmioctl --help'." \
+	decode --no-maps --map $maps/nvme.xml fixtures/nvme-probe.txt
+fails "--map with --map-dir" 2 "mmioctl: decode: --map names the maps, --map-dir where to find them: give one
+Try 'mmioctl --help'." \
+	decode --map-dir $maps --map $maps/nvme.xml fixtures/nvme-probe.txt
 run decode - < fixtures/edu-session.txt
 cp "$work/out" "$work/stdin"
 run decode fixtures/edu-session.txt
@@ -438,7 +481,7 @@ else
 fi
 run decode -h
 if [ "$status" = 0 ] && [ -z "$err" ] && [ "$(head -n 1 "$work/out")" = \
-	"usage: mmioctl decode [--map FILE[@ADDR]]... [--fold] [--json] TRACE|-" ]; then
+	"usage: mmioctl decode [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [--fold] [--json] TRACE|-" ]; then
 	ok "decode -h prints decode's usage"
 else
 	not_ok "decode -h prints decode's usage" "status $status; $(cat "$work/out") $err"

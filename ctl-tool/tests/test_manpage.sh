@@ -26,9 +26,9 @@ synopsis=$(sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' <<< "$rendered" | sed '1d;$d' |
 	sed -E 's/^ +//; s/ +/ /g' | grep .)
 expected='mmioctl [--root=DIR] record [-e] [-i NAME] [-o FILE] [-b KB] [-d SECONDS] [-q] [-- COMMAND...]
 mmioctl hist [-i NAME] [--json]
-mmioctl decode [--map FILE[@ADDR]]... [--fold] [--json] TRACE|-
-mmioctl stat [--map FILE[@ADDR]]... [--json] TRACE|-
-mmioctl diff [--map FILE[@ADDR]]... A B
+mmioctl decode [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [--fold] [--json] TRACE|-
+mmioctl stat [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [--json] TRACE|-
+mmioctl diff [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] A B
 mmioctl convert [TRACE|-]
 mmioctl last-boot [-i NAME] [--clear]
 mmioctl boot-params [--flight[=SIZE]] [-i NAME] TARGET...
