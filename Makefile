@@ -11,10 +11,17 @@
 # of the test run is stretched 10x (the 20 enable/disable cycles take 628 s
 # there); KCSAN, about 7x slower (the guest boot: 763 s against 106 s),
 # gets the same.
+#
+# PRODUCTION=1: the production kernel instead (kconfig/production/: the
+# test kernel's options without debug.config), what make bench measures
+# besides the debug kernel and make deb packages by default; FLAVOUR -prod.
 SANITIZE   ?= 0
+PRODUCTION ?= 0
 $(if $(filter-out 0 1 kasan kcsan,$(SANITIZE)),$(error SANITIZE must be 0, 1 (or kasan) or kcsan, not '$(SANITIZE)'))
+$(if $(filter-out 0 1,$(PRODUCTION)),$(error PRODUCTION must be 0 or 1, not '$(PRODUCTION)'))
+$(if $(filter-out 0,$(SANITIZE)),$(if $(filter 1,$(PRODUCTION)),$(error PRODUCTION=1 has no sanitizer)))
 SANITIZER  := $(patsubst 1,kasan,$(filter-out 0,$(SANITIZE)))
-FLAVOUR    := $(if $(SANITIZER),-$(SANITIZER))
+FLAVOUR    := $(if $(SANITIZER),-$(SANITIZER))$(if $(filter 1,$(PRODUCTION)),-prod)
 ifneq ($(SANITIZER),)
 # KASAN under TCG is slow enough for a long driver probe at boot to look
 # like a soft lockup at the default 20 s: 120 s, as for RCU stalls.
@@ -49,15 +56,18 @@ PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)
-FRAGMENTS := $(sort $(wildcard kconfig/*.config)) \
-	$(if $(SANITIZER),kconfig/sanitize/$(SANITIZER).config)
+PROD_FRAGMENTS := kconfig/base.config kconfig/devices.config kconfig/mmiotrace.config \
+	kconfig/production/production.config
+FRAGMENTS := $(if $(filter 1,$(PRODUCTION)),$(PROD_FRAGMENTS), \
+	$(sort $(wildcard kconfig/*.config)) $(if $(SANITIZER),kconfig/sanitize/$(SANITIZER).config))
 GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh initramfs/pci.sh \
 	initramfs/shell.sh initramfs/shellrc docs/mmioctl.1 \
 	bench/guest.sh bench/remap.sh \
 	README.md ctl-tool/mmioctl.bash-completion \
 	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/boot/*.sh bats/harness/fixtures/*)
 
-.PHONY: all deps kernel image check check-quick stress fuzz demo shell bench bench-decode series-check refresh-patches help clean
+.PHONY: all deps kernel image check check-quick stress fuzz demo shell deb check-deb bench bench-decode \
+	series-check refresh-patches help clean
 all: image
 
 # Install what is missing, Debian packages only; a no-op when all are there.
@@ -344,8 +354,38 @@ demo: $(KERNEL) $(IMAGE)
 	@cat $(BUILD)/demo/trace.txt
 	@echo "demo: trace saved as $(BUILD)/demo/trace.txt"
 
+# make deb: Debian packages of the patched kernel (image, headers) and of
+# mmioctl, in build/deb. The kernel from KCONFIG (a configuration such as
+# /boot/config-$$(uname -r), with what the tracer needs merged in:
+# packaging/kernel-config.sh), by default the production kernel of
+# kconfig/production/ (PROD_FRAGMENTS). Its own build directory.
+# check-deb: the packages of the default configuration, their contents,
+# lintian, the mmioctl package installed into a scratch root, the kernel
+# package booted with guest tests (packaging/check-deb.sh). Nothing here
+# installs a package on this machine.
+KCONFIG     ?=
+DEB_DIR     := $(BUILD)/deb
+DEB_OBJ     := $(DEB_DIR)/obj
+DEB_PACKAGES := dpkg-dev debhelper fakeroot rsync
+deb: $(SRC)/.applied
+	@$(MAKE) -s deps PACKAGES="$(DEB_PACKAGES)"
+	@mkdir -p $(DEB_OBJ)
+	@$(if $(KCONFIG),packaging/kernel-config.sh $(SRC) $(DEB_OBJ) $(KCONFIG), \
+		kconfig/merge.sh $(SRC) $(DEB_OBJ) $(PROD_FRAGMENTS))
+	@packaging/kernel-deb.sh $(SRC) $(abspath $(DEB_OBJ)) $(abspath $(DEB_DIR)) $(words $(PATCHES)) $(JOBS)
+	@packaging/mmioctl-deb.sh ctl-tool $(abspath $(DEB_DIR)) $(words $(PATCHES))
+
+check-deb: $(TOOLS) $(X86_SELFTEST_BINS) $(MMIOCTL) $(HOST_MMIOCTL)
+	@$(if $(KCONFIG),$(error check-deb tests the default configuration's packages: no KCONFIG))
+	@$(MAKE) --no-print-directory deb
+	@$(MAKE) -s deps PACKAGES="lintian linux-config-6.12"
+	@packaging/check-deb.sh $(abspath $(DEB_DIR)) $(abspath $(BUILD))
+
 # Timings in the guest (not part of check: no timing assertions there);
 # first the loop once with tiny counts, as a test that every figure prints.
+# On the debug kernel of make check, then the same on the production kernel
+# (PRODUCTION=1, its own build, module and image; in build/bench-prod); the
+# report puts the production tables first (build/bench/results.md).
 # STOCK=1 also builds the unpatched kernel and runs the same loop on it,
 # then BENCH_PAIRS short boots of each kernel in turn that only time
 # ioremap()+iounmap() (bench/remap.sh): under TCG one boot of each cannot
@@ -354,7 +394,8 @@ BENCH_COUNT   ?= 5000
 BENCH_REPEATS ?= 11
 BENCH_PAIRS   ?= 4
 STOCK         ?= 0
-STOCK_DIR     := $(BUILD)/stock
+STOCK_DIR     := $(BUILD)/stock$(FLAVOUR)
+BENCH_DIR     := $(BUILD)/bench$(FLAVOUR)
 STOCK_KERNEL  := $(STOCK_DIR)/obj/arch/x86/boot/bzImage
 STOCK_IMAGE   := $(STOCK_DIR)/guest.cpio.gz
 BENCH_RUN      = bash /opt/mmio/bench/guest.sh $(BENCH_COUNT) $(BENCH_REPEATS)
@@ -362,29 +403,38 @@ BENCH_REMAP    = bash /opt/mmio/bench/remap.sh $(BENCH_COUNT) $(BENCH_REPEATS)
 
 bench: $(KERNEL) $(IMAGE) $(if $(filter 1,$(STOCK)),$(STOCK_IMAGE))
 	@echo "bench: the loop once with tiny counts (bats/boots/bench.boot)"
-	@$(MAKE) --no-print-directory check CHECK_DIR=$(BUILD)/bench/check BOOTS=bench BATS= TESTS=
+	@$(MAKE) --no-print-directory check CHECK_DIR=$(BENCH_DIR)/check BOOTS=bench BATS= TESTS=
 	@$(MAKE) -s deps PACKAGES=gnuplot-nox
-	@rm -rf $(BUILD)/bench/pairs
-	@mkdir -p $(BUILD)/bench
-	@initramfs/run-qemu.sh -t 1800 $(KERNEL) $(IMAGE) $(BUILD)/bench/ours '$(BENCH_RUN)' > /dev/null || \
-		{ echo "bench: guest failed, logs: $(BUILD)/bench/ours"; exit 1; }
+	@rm -rf $(BENCH_DIR)/pairs
+	@mkdir -p $(BENCH_DIR)
+	@initramfs/run-qemu.sh -t 1800 $(KERNEL) $(IMAGE) $(BENCH_DIR)/ours '$(BENCH_RUN)' > /dev/null || \
+		{ echo "bench: guest failed, logs: $(BENCH_DIR)/ours"; exit 1; }
 ifeq ($(STOCK),1)
-	@initramfs/run-qemu.sh -t 1800 -k "mmiotrace.filter_offset=$$(initramfs/edu-bar0.sh $(BUILD)/bench/ours)" \
-		$(STOCK_KERNEL) $(STOCK_IMAGE) $(BUILD)/bench/stock '$(BENCH_RUN)' > /dev/null || \
-		{ echo "bench: stock guest failed, logs: $(BUILD)/bench/stock"; exit 1; }
+	@initramfs/run-qemu.sh -t 1800 -k "mmiotrace.filter_offset=$$(initramfs/edu-bar0.sh $(BENCH_DIR)/ours)" \
+		$(STOCK_KERNEL) $(STOCK_IMAGE) $(BENCH_DIR)/stock '$(BENCH_RUN)' > /dev/null || \
+		{ echo "bench: stock guest failed, logs: $(BENCH_DIR)/stock"; exit 1; }
 	@echo "bench: ioremap()+iounmap() in $(BENCH_PAIRS) short boots of each kernel, in turn"
 	@for i in $$(seq 1 $(BENCH_PAIRS)); do \
-		initramfs/run-qemu.sh -t 600 $(KERNEL) $(IMAGE) $(BUILD)/bench/pairs/ours$$i \
+		initramfs/run-qemu.sh -t 600 $(KERNEL) $(IMAGE) $(BENCH_DIR)/pairs/ours$$i \
 			'$(BENCH_REMAP)' > /dev/null && \
-		initramfs/run-qemu.sh -t 600 $(STOCK_KERNEL) $(STOCK_IMAGE) $(BUILD)/bench/pairs/stock$$i \
+		initramfs/run-qemu.sh -t 600 $(STOCK_KERNEL) $(STOCK_IMAGE) $(BENCH_DIR)/pairs/stock$$i \
 			'$(BENCH_REMAP)' > /dev/null || \
-		{ echo "bench: a short boot failed, logs: $(BUILD)/bench/pairs"; exit 1; }; \
+		{ echo "bench: a short boot failed, logs: $(BENCH_DIR)/pairs"; exit 1; }; \
 	done
 endif
-	@bench/report.py $(BUILD)/bench $(BUILD)/bench/ours/output.log \
-		$(if $(filter 1,$(STOCK)),$(BUILD)/bench/stock/output.log)
-	@echo "bench: $(BUILD)/bench/results.md, $(BUILD)/bench/results.png"
+	@bench/report.py $(BENCH_DIR) $(BENCH_DIR)/ours/output.log \
+		$(if $(filter 1,$(STOCK)),$(BENCH_DIR)/stock/output.log)
+ifeq ($(PRODUCTION)$(SANITIZE),00)
+	@echo "bench: the same on the production kernel (PRODUCTION=1)"
+	@$(MAKE) --no-print-directory bench PRODUCTION=1
+	@{ echo "# mmiotrace benchmark: the production kernel"; sed 1d $(BUILD)/bench-prod/results.md; \
+		echo; echo "# mmiotrace benchmark: the debug kernel (make check's)"; \
+		sed 1d $(BENCH_DIR)/results.md; } > $(BENCH_DIR)/both.md
+	@echo "bench: $(BENCH_DIR)/both.md (production, then debug), results.png"
 	@$(MAKE) --no-print-directory bench-decode
+else
+	@echo "bench: $(BENCH_DIR)/results.md, $(BENCH_DIR)/results.png"
+endif
 
 # On the host: mmioctl decode and stat against awk on a generated trace of
 # BENCH_LINES lines (build/bench/decode.md).
@@ -422,6 +472,8 @@ clean:
 help:
 	@echo "make demo            boot the guest, trace the edu device, print the trace"
 	@echo "make shell           the guest with a shell here (DEVICES, CPUS, KARGS; CMD='...': one command)"
+	@echo "make deb [KCONFIG=/boot/config-\$$(uname -r)]  kernel and mmioctl packages in build/deb"
+	@echo "make check-deb       build the default packages, install mmioctl in a scratch root, boot the kernel's"
 	@echo "make check           host tests, checkpatch, guest tests; ends 'N passed, N failed'"
 	@echo "make check-quick     the same without the slow tier (bats/boots/slow.boot)"
 	@echo "  BOOTS='guest capture' BATS='ranges.bats ...' TESTS=REGEX RERUN=1 CHECK_JOBS=N  narrow or force it"
