@@ -43,6 +43,27 @@ measure1() {
 	echo "RESULT $name $(( $(elapsed) / count ))"
 }
 
+# user_faults off|traced: ns per page fault of a process touching fresh
+# anonymous pages (COUNT/4), and reading a page-cache file (COUNT/64
+# faults, each mapping 16 pages: faultbench.c), on CPU 0. While tracing,
+# another process holds a traced mapping of edu's BAR meanwhile: kmmio
+# then looks at every user fault.
+user_faults() {
+	local pages=$((count / 4 + 1)) holder=""
+	if [ "$1" = traced ] && [ "$runtime" = 1 ]; then
+		barmap "$(pci_dev 0x1234 0x11e8)/resource0" 0 0x1000 r4 0 wait > /tmp/holder.out &
+		holder=$!
+		until grep -q '^ready' /tmp/holder.out; do sleep 0.1; done
+	fi
+	taskset -c 0 faultbench anon "$pages" | awk -v name="user_anon_fault_$1_ns" '{ print "RESULT", name, $3 }'
+	taskset -c 0 faultbench file /tmp/faultbench "$((count / 64 + 1))" |
+		awk -v name="user_file_fault_$1_ns" '{ print "RESULT", name, $3 }'
+	if [ -n "$holder" ]; then
+		kill -USR1 "$holder"
+		wait "$holder" || true
+	fi
+}
+
 # measure_user NAME: ns per read of edu's BAR0 by a process that maps it
 # through sysfs (barmap, on CPU 0), over COUNT reads; the process's start
 # is not timed.
@@ -170,6 +191,7 @@ for round in $(seq 1 "$repeats"); do
 			measure1 off_write write edu 4 0x4 0x1
 			measure1 off_vga_read read vga 4 0x0
 			measure_user user_off_read
+			user_faults off
 			floor fault_off_ns ;;
 		traced)
 			# edu in the set (stock: filter_offset is the edu BAR);
@@ -180,6 +202,7 @@ for round in $(seq 1 "$repeats"); do
 			# A process's reads of the same register (stock
 			# traces no process: its figure is untraced).
 			measure_user user_traced_read
+			user_faults traced
 			# The same fault with kmmio looking at every fault.
 			floor fault_traced_ns
 			if [ "$round" = 1 ]; then

@@ -70,6 +70,10 @@ ACCESSES = [
     ("off_write", "write, tracer off (edu)"),
     ("fault_off_ns", "the floor: a kernel page fault ended by its fixup, tracer off"),
     ("fault_traced_ns", "the same fault while tracing (kmmio looks at every fault)"),
+    ("user_anon_fault_off_ns", "a process's fault on a fresh anonymous page, tracer off"),
+    ("user_anon_fault_traced_ns", "the same while tracing, another process's mapping traced"),
+    ("user_file_fault_off_ns", "a process's fault on a page-cache page, tracer off"),
+    ("user_file_fault_traced_ns", "the same while tracing, another process's mapping traced"),
     ("traced_read", "read in the range set, tracer (edu)"),
     ("traced_write", "write in the range set, tracer (edu)"),
     ("user_off_read", "read by a process through sysfs resource0, tracer off (edu)"),
@@ -349,6 +353,15 @@ def targets(ours, stock, pairs, ours_log):
         None if v is None else v / 1e6, "<= 1 ms", 1, "%.3f")
 
     # 6. The floor.
+    add("the floor's fault while tracing, a range elsewhere / tracer off (%s / %s ns)"
+        % (cell(ours, "fault_traced_ns"), cell(ours, "fault_off_ns")),
+        paired(ours, "fault_traced_ns", "fault_off_ns"), "<= 1.1", 1.1)
+    for kind, what in (("anon", "a fresh anonymous page"), ("file", "a page-cache page")):
+        add("a process's fault on %s while tracing (another process's mapping traced) / off "
+            "(%s / %s ns)" % (what, cell(ours, "user_%s_fault_traced_ns" % kind),
+                              cell(ours, "user_%s_fault_off_ns" % kind)),
+            paired(ours, "user_%s_fault_traced_ns" % kind, "user_%s_fault_off_ns" % kind),
+            "<= 1.05", 1.05)
     for what in ("read", "write"):
         add("traced %s (tracer) / the floor (%s / %s ns)"
             % (what, cell(ours, "traced_" + what), cell(ours, "fault_off_ns")),

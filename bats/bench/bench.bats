@@ -10,7 +10,8 @@ load ../helpers
 	run env ATTR_ONE_CPU=1 bash /opt/mmio/bench/guest.sh 20 1
 	[ "$status" = 0 ]
 	for name in off_read off_write off_vga_read fault_off_ns traced_read traced_write \
-		user_off_read user_traced_read \
+		user_off_read user_traced_read user_anon_fault_off_ns user_anon_fault_traced_ns \
+		user_file_fault_off_ns user_file_fault_traced_ns \
 		outside_vga_read fault_traced_ns subpage_outside_read range4_4k_traced_read \
 		range4_4k_untraced_read range4_pmd_traced_read range4_pmd_untraced_read \
 		events_read events_write filtered_read filtered_write ranges1_read ranges1024_read \
