@@ -44,7 +44,7 @@ measure1() {
 }
 
 # user_faults off|traced: ns per page fault of a process touching fresh
-# anonymous pages (COUNT/4), and reading a page-cache file (COUNT/64
+# anonymous pages (COUNT/4), and reading a page-cache file (COUNT/16
 # faults, each mapping 16 pages: faultbench.c), on CPU 0. While tracing,
 # another process holds a traced mapping of edu's BAR meanwhile: kmmio
 # then looks at every user fault.
@@ -56,7 +56,7 @@ user_faults() {
 		until grep -q '^ready' /tmp/holder.out; do sleep 0.1; done
 	fi
 	taskset -c 0 faultbench anon "$pages" | awk -v name="user_anon_fault_$1_ns" '{ print "RESULT", name, $3 }'
-	taskset -c 0 faultbench file /tmp/faultbench "$((count / 64 + 1))" |
+	taskset -c 0 faultbench file /tmp/faultbench "$((count / 16 + 1))" |
 		awk -v name="user_file_fault_$1_ns" '{ print "RESULT", name, $3 }'
 	if [ -n "$holder" ]; then
 		kill -USR1 "$holder"

@@ -531,4 +531,5 @@ plot %s
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
 
 
-main()
+if __name__ == "__main__":
+    main()
