@@ -73,7 +73,7 @@ for boot in "$here"/../boots/*.boot; do
 	for file in $("$here/boots.sh" files "$name"); do
 		[ -f "$here/../$file" ] || wrong="$wrong $name:$file"
 	done
-	grep -Eq '^TIER=(quick|slow|stress|bench)$' "$boot" || wrong="$wrong $name:TIER"
+	grep -Eq '^TIER=(quick|slow|stress|bench|deb)$' "$boot" || wrong="$wrong $name:TIER"
 done
 if [ -z "$wrong" ]; then
 	echo "ok - harness: every boot data file has a tier and names bats files that exist"
