@@ -18,6 +18,13 @@
 
 #include "mmioctl.h"
 
+/*
+ * How long a stopped recorder may take to go: record.c gives trace-cmd
+ * 60 s to write its file before it kills it (trace-cmd under a loaded
+ * emulator took more than the 10 s once waited here), and a little more.
+ */
+#define RECORDER_STOP_TENTHS	650
+
 const char *root = "";
 static char debugfs[4096], tracefs[4096];
 
@@ -436,9 +443,10 @@ int stop_readers(const char *pipe_path, bool under)
 	closedir(proc);
 	/* Done when it has closed the pipe: as a zombie it may still exist. */
 	for (i = 0; i < nr_stopped; i++) {
-		for (tries = 0; tries < 100 && holds_open(stopped[i], pipe_path, under); tries++)
+		for (tries = 0; tries < RECORDER_STOP_TENTHS &&
+		     holds_open(stopped[i], pipe_path, under); tries++)
 			nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
-		if (tries == 100) {
+		if (tries == RECORDER_STOP_TENTHS) {
 			fprintf(stderr, "mmioctl: the recorder %d did not stop\n", stopped[i]);
 			return EXIT_REFUSED;
 		}
