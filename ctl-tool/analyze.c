@@ -10,7 +10,6 @@
  */
 #include "analyze.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -138,6 +137,9 @@ static int split_bind(const char *arg, char *path, size_t size, uint64_t *base, 
 	return 0;
 }
 
+static const struct rm_domain *domain_for_bar(const struct regmap *map, unsigned int vendor,
+					      unsigned int device, unsigned int bar);
+
 #ifdef NO_MAPS
 static int find_maps(struct session *s)
 {
@@ -219,35 +221,16 @@ static int load_maps(struct session *s)
 	return check_pci_bindings(s->map);
 }
 
-/* A BAR that an earlier map of the search path binds. */
-struct claim {
-	unsigned int vendor, device, bar;
-};
-
-struct claims {
-	struct claim *all;
-	size_t n;
-};
-
-static bool claimed(const struct claims *c, const struct rm_pci *p)
-{
-	size_t i;
-
-	for (i = 0; i < c->n; i++)
-		if (c->all[i].vendor == p->vendor && c->all[i].device == p->device &&
-		    c->all[i].bar == p->bar)
-			return true;
-	return false;
-}
-
 /*
  * FILE of the search path is used when it binds BARs and none that an
- * earlier file took: a directory earlier in the path overrides the
- * installed maps device by device. A map that does not load is skipped
- * with a warning: a broken file elsewhere must not stop a decode.
+ * earlier file took (a domain of the session's map binds it already): a
+ * directory earlier in the path overrides the installed maps device by
+ * device. A map that does not load is skipped with a warning: a broken
+ * file elsewhere must not stop a decode.
  */
-static int consider_map(struct session *s, const char *file, struct claims *c)
+static int consider_map(const char *file, void *ctx)
 {
+	struct session *s = ctx;
 	struct regmap *probe = regmap_new();
 	char why[RM_WHY_MAX];
 	size_t i, j, npci = 0;
@@ -261,22 +244,12 @@ static int consider_map(struct session *s, const char *file, struct claims *c)
 		goto out;
 	}
 	for (i = 0; i < probe->ndomains; i++)
-		for (j = 0; j < probe->domains[i]->npci; j++, npci++)
-			taken |= claimed(c, &probe->domains[i]->pci[j]);
-	if (!npci || taken)
-		goto out;
-	c->all = realloc(c->all, (c->n + npci) * sizeof(*c->all));
-	if (!c->all) {
-		ret = system_error("malloc");
-		goto out;
-	}
-	for (i = 0; i < probe->ndomains; i++)
-		for (j = 0; j < probe->domains[i]->npci; j++) {
+		for (j = 0; j < probe->domains[i]->npci; j++, npci++) {
 			const struct rm_pci *p = &probe->domains[i]->pci[j];
 
-			c->all[c->n++] = (struct claim){ p->vendor, p->device, p->bar };
+			taken |= domain_for_bar(s->map, p->vendor, p->device, p->bar) != NULL;
 		}
-	if (rnndb_load(s->map, file, why)) {
+	if (npci && !taken && rnndb_load(s->map, file, why)) {
 		fprintf(stderr, "mmioctl: %s\n", why);
 		ret = EXIT_REFUSED;
 	}
@@ -285,32 +258,12 @@ out:
 	return ret;
 }
 
-static int xml_name(const struct dirent *d)
-{
-	size_t len = strlen(d->d_name);
-
-	return d->d_name[0] != '.' && len > 4 && !strcmp(d->d_name + len - 4, ".xml");
-}
-
 /* Every *.xml of DIR, in name order; a directory that is not there is none. */
-static int search_dir(struct session *s, const char *dir, struct claims *c)
+static int search_dir(struct session *s, const char *dir)
 {
-	struct dirent **names;
-	int n, i, ret = 0;
+	int nfiles;
 
-	n = scandir(dir, &names, xml_name, alphasort);
-	if (n < 0)
-		return 0;
-	for (i = 0; i < n; i++) {
-		char file[4096];
-
-		snprintf(file, sizeof(file), "%s/%s", dir, names[i]->d_name);
-		if (!ret)
-			ret = consider_map(s, file, c);
-		free(names[i]);
-	}
-	free(names);
-	return ret;
+	return rnndb_each_file(dir, consider_map, s, &nfiles);
 }
 
 /*
@@ -321,7 +274,6 @@ static int search_dir(struct session *s, const char *dir, struct claims *c)
 static int find_maps(struct session *s)
 {
 	const char *env = getenv("MMIOCTL_MAPS");
-	struct claims c = { NULL, 0 };
 	char *list = NULL, *dir, *save;
 	char why[RM_WHY_MAX];
 	size_t i;
@@ -331,19 +283,18 @@ static int find_maps(struct session *s)
 	if (!s->map)
 		return system_error("malloc");
 	for (i = 0; i < s->nmap_dirs && !ret; i++)
-		ret = search_dir(s, s->map_dirs[i], &c);
+		ret = search_dir(s, s->map_dirs[i]);
 	if (!ret && env && *env) {
 		list = strdup(env);
 		if (!list)
 			ret = system_error("malloc");
 		for (dir = list ? strtok_r(list, ":", &save) : NULL; dir && !ret;
 		     dir = strtok_r(NULL, ":", &save))
-			ret = search_dir(s, dir, &c);
+			ret = search_dir(s, dir);
 	}
 	if (!ret)
-		ret = search_dir(s, MAPS_DIR, &c);
+		ret = search_dir(s, MAPS_DIR);
 	free(list);
-	free(c.all);
 	if (ret)
 		return ret;
 	if (!s->map->ndomains) {

@@ -689,11 +689,43 @@ static int xml_file(const struct dirent *entry)
 	return n > 4 && !strcmp(entry->d_name + n - 4, ".xml") && entry->d_name[0] != '.';
 }
 
-int rnndb_load(struct regmap *map, const char *path, char *why)
+int rnndb_each_file(const char *dir, int (*fn)(const char *file, void *ctx), void *ctx,
+		    int *nfiles)
 {
 	struct dirent **entries;
+	int i, ret = 0;
+
+	*nfiles = scandir(dir, &entries, xml_file, alphasort);
+	for (i = 0; i < *nfiles; i++) {
+		char file[4096];
+
+		snprintf(file, sizeof(file), "%s/%s", dir, entries[i]->d_name);
+		if (!ret)
+			ret = fn(file, ctx);
+		free(entries[i]);
+	}
+	if (*nfiles >= 0)
+		free(entries);
+	return ret;
+}
+
+struct load_ctx {
+	struct regmap *map;
+	char *why;
+};
+
+static int load_one(const char *file, void *ctx)
+{
+	struct load_ctx *ld = ctx;
+
+	return load_file(ld->map, file, ld->why);
+}
+
+int rnndb_load(struct regmap *map, const char *path, char *why)
+{
+	struct load_ctx ld = { map, why };
 	struct stat st;
-	int n, i, ret = 0;
+	int n, ret;
 
 	if (stat(path, &st)) {
 		snprintf(why, RM_WHY_MAX, "%s: %s", path, strerror(errno));
@@ -701,20 +733,11 @@ int rnndb_load(struct regmap *map, const char *path, char *why)
 	}
 	if (!S_ISDIR(st.st_mode))
 		return load_file(map, path, why);
-	n = scandir(path, &entries, xml_file, alphasort);
+	ret = rnndb_each_file(path, load_one, &ld, &n);
 	if (n < 0) {
 		snprintf(why, RM_WHY_MAX, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	for (i = 0; i < n; i++) {
-		char file[4096];
-
-		snprintf(file, sizeof(file), "%s/%s", path, entries[i]->d_name);
-		if (!ret)
-			ret = load_file(map, file, why);
-		free(entries[i]);
-	}
-	free(entries);
 	if (!n && !ret) {
 		snprintf(why, RM_WHY_MAX, "%s: no *.xml file in this directory", path);
 		ret = -1;

@@ -18,6 +18,14 @@
  */
 int rnndb_load(struct regmap *map, const char *path, char *why);
 
+/*
+ * FN on every *.xml file of DIR, in name order, until one returns nonzero:
+ * that value, or 0. *NFILES: the files, or -1 (errno) when DIR cannot be
+ * read.
+ */
+int rnndb_each_file(const char *dir, int (*fn)(const char *file, void *ctx), void *ctx,
+		    int *nfiles);
+
 /* The same for a document in memory, NAME standing for its file in messages. */
 int rnndb_load_memory(struct regmap *map, const char *name, const char *buf, size_t len,
 		      char *why);
