@@ -53,7 +53,11 @@ user_faults() {
 	if [ "$1" = traced ] && [ "$runtime" = 1 ]; then
 		barmap "$(pci_dev 0x1234 0x11e8)/resource0" 0 0x1000 r4 0 wait > /tmp/holder.out &
 		holder=$!
-		until grep -q '^ready' /tmp/holder.out; do sleep 0.1; done
+		# A holder that died (no mapping) would hang the loop for good.
+		until grep -q '^ready' /tmp/holder.out; do
+			kill -0 "$holder" 2>/dev/null || { echo "bench: barmap holder failed" >&2; return 1; }
+			sleep 0.1
+		done
 	fi
 	taskset -c 0 faultbench anon "$pages" | awk -v name="user_anon_fault_$1_ns" '{ print "RESULT", name, $3 }'
 	taskset -c 0 faultbench file /tmp/faultbench "$((count / 16 + 1))" |
