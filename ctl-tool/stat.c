@@ -7,7 +7,8 @@
  * with their counts (most frequent first), and the polling loops found in
  * it (analyze.h). Memory grows with the registers touched, not the lines:
  * at most VALUES_MAX distinct values and LOOPS_KEPT loops are kept per
- * register, the rest are counted.
+ * register, the rest are counted; a register with one value in each
+ * direction and no loop is one struct reg_stats and an index slot.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,10 +28,10 @@ struct value_count {
 	uint64_t value, count;
 };
 
+/* The kept values of one direction of a register that has two or more. */
 struct values {
 	struct value_count *v;
 	unsigned int n, cap;
-	uint64_t other;		/* accesses whose value was not kept */
 };
 
 struct loop_record {
@@ -39,17 +40,33 @@ struct loop_record {
 	bool has_final;
 };
 
-struct reg_stats {
-	uint64_t offset;
-	uint64_t reads, writes, first_us, last_us;
-	unsigned int widths;	/* bit W: an access of W bytes */
+/* What few registers have: two values or more in a direction, loops. */
+struct reg_extra {
 	struct values read, written;
 	struct loop_record loops[LOOPS_KEPT];
 	uint64_t nloops, polls;
 };
 
+/*
+ * One register. A direction's only value is kept here; a second one moves
+ * them to extra. A trace of millions of addresses each touched once (a
+ * frame buffer) costs this, 88 bytes, and a 4-byte index slot per address.
+ */
+struct reg_stats {
+	uint64_t offset;
+	uint64_t reads, writes, first_us, last_us;
+	struct value_count read1, written1;	/* while nread, nwritten <= 1 */
+	struct reg_extra *extra;		/* NULL until needed */
+	uint8_t nread, nwritten;		/* distinct values kept */
+	uint16_t widths;			/* bit W: an access of W bytes */
+};
+
+/* A region's registers, in an array that an open-addressed index finds. */
 struct region_stats {
-	struct u64map regs;	/* offset -> struct reg_stats */
+	struct reg_stats *regs;		/* in the order first seen; sorted for the output */
+	uint32_t n, cap;
+	uint32_t *slots;		/* index + 1 into regs; 0: free */
+	uint32_t nslots;		/* a power of two, or 0 */
 	uint64_t reads, writes;
 };
 
@@ -60,10 +77,56 @@ struct totals {
 	bool timed;
 };
 
+static uint32_t slot_of(uint64_t offset, uint32_t nslots)
+{
+	return (uint32_t)((offset * UINT64_C(0x9e3779b97f4a7c15)) >> 32) & (nslots - 1);
+}
+
+/* Index @i of rs->regs; the index has room. */
+static void index_put(struct region_stats *rs, uint32_t i)
+{
+	uint32_t slot = slot_of(rs->regs[i].offset, rs->nslots);
+
+	while (rs->slots[slot])
+		slot = (slot + 1) & (rs->nslots - 1);
+	rs->slots[slot] = i + 1;
+}
+
+/* Room for one more register: the array, and the index at most 3/4 full. */
+static int make_room(struct region_stats *rs)
+{
+	uint32_t i;
+
+	if (rs->n == UINT32_MAX - 1) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (rs->n == rs->cap) {
+		uint32_t cap = rs->cap ? (rs->cap > UINT32_MAX / 2 ? UINT32_MAX - 1 : rs->cap * 2) : 64;
+		struct reg_stats *regs = realloc(rs->regs, (size_t)cap * sizeof(*regs));
+
+		if (!regs)
+			return -1;
+		rs->regs = regs;
+		rs->cap = cap;
+	}
+	if ((uint64_t)(rs->n + 1) * 4 <= (uint64_t)rs->nslots * 3)
+		return 0;
+	free(rs->slots);
+	rs->nslots = rs->nslots ? rs->nslots * 2 : 128;
+	rs->slots = calloc(rs->nslots, sizeof(*rs->slots));
+	if (!rs->slots)
+		return -1;
+	for (i = 0; i < rs->n; i++)
+		index_put(rs, i);
+	return 0;
+}
+
 static struct reg_stats *reg_of(struct region *r, uint64_t offset)
 {
 	struct region_stats *rs = r->data;
 	struct reg_stats *reg;
+	uint32_t slot;
 
 	if (!rs) {
 		rs = calloc(1, sizeof(*rs));
@@ -71,33 +134,31 @@ static struct reg_stats *reg_of(struct region *r, uint64_t offset)
 			return NULL;
 		r->data = rs;
 	}
-	reg = u64map_get(&rs->regs, offset);
-	if (reg)
-		return reg;
-	reg = calloc(1, sizeof(*reg));
-	if (!reg || u64map_put(&rs->regs, offset, reg)) {
-		free(reg);
+	if (rs->nslots)
+		for (slot = slot_of(offset, rs->nslots); rs->slots[slot];
+		     slot = (slot + 1) & (rs->nslots - 1))
+			if (rs->regs[rs->slots[slot] - 1].offset == offset)
+				return &rs->regs[rs->slots[slot] - 1];
+	if (make_room(rs))
 		return NULL;
-	}
+	reg = &rs->regs[rs->n];
+	memset(reg, 0, sizeof(*reg));
 	reg->offset = offset;
+	index_put(rs, rs->n++);
 	return reg;
 }
 
-static int count_value(struct values *vs, uint64_t value)
+static struct reg_extra *extra_of(struct reg_stats *reg)
 {
-	unsigned int i;
+	if (!reg->extra)
+		reg->extra = calloc(1, sizeof(*reg->extra));
+	return reg->extra;
+}
 
-	for (i = 0; i < vs->n; i++)
-		if (vs->v[i].value == value) {
-			vs->v[i].count++;
-			return 0;
-		}
-	if (vs->n == VALUES_MAX) {
-		vs->other++;
-		return 0;
-	}
+static int add_value(struct values *vs, struct value_count vc)
+{
 	if (vs->n == vs->cap) {
-		unsigned int cap = vs->cap ? vs->cap * 2 : 2;
+		unsigned int cap = vs->cap ? vs->cap * 2 : 4;
 		struct value_count *v = realloc(vs->v, cap * sizeof(*v));
 
 		if (!v)
@@ -105,15 +166,68 @@ static int count_value(struct values *vs, uint64_t value)
 		vs->v = v;
 		vs->cap = cap;
 	}
-	vs->v[vs->n].value = value;
-	vs->v[vs->n++].count = 1;
+	vs->v[vs->n++] = vc;
 	return 0;
+}
+
+/* Count @value in its direction; past VALUES_MAX, values are only counted. */
+static int count_value(struct reg_stats *reg, bool write, uint64_t value)
+{
+	struct value_count *one = write ? &reg->written1 : &reg->read1;
+	uint8_t *n = write ? &reg->nwritten : &reg->nread;
+	struct values *vs;
+	unsigned int i;
+
+	if (*n == 0 || (*n == 1 && one->value == value)) {
+		one->value = value;
+		one->count++;
+		*n = 1;
+		return 0;
+	}
+	if (!extra_of(reg))
+		return -1;
+	vs = write ? &reg->extra->written : &reg->extra->read;
+	if (*n == 1 && add_value(vs, *one))
+		return -1;
+	for (i = 0; i < vs->n; i++)
+		if (vs->v[i].value == value) {
+			vs->v[i].count++;
+			return 0;
+		}
+	if (vs->n < VALUES_MAX && add_value(vs, (struct value_count){ value, 1 }))
+		return -1;
+	*n = vs->n;
+	return 0;
+}
+
+/* The kept values of a direction, most frequent first once sorted. */
+static const struct value_count *kept_values(const struct reg_stats *reg, bool write,
+					     unsigned int *n)
+{
+	*n = write ? reg->nwritten : reg->nread;
+	if (*n <= 1)
+		return write ? &reg->written1 : &reg->read1;
+	return write ? reg->extra->written.v : reg->extra->read.v;
+}
+
+/* The accesses of a direction whose value was not kept. */
+static uint64_t other_values(const struct reg_stats *reg, bool write)
+{
+	const struct value_count *v;
+	uint64_t kept = 0;
+	unsigned int i, n;
+
+	v = kept_values(reg, write, &n);
+	for (i = 0; i < n; i++)
+		kept += v[i].count;
+	return (write ? reg->writes : reg->reads) - kept;
 }
 
 static int count_access(const struct access *a)
 {
 	struct reg_stats *reg = reg_of(a->region, a->offset);
 	struct region_stats *rs = a->region->data;
+	bool write = a->t.type != TRACE_READ;
 
 	if (!reg)
 		return -1;
@@ -121,30 +235,32 @@ static int count_access(const struct access *a)
 		reg->first_us = a->t.time_us;
 	reg->last_us = a->t.time_us;
 	reg->widths |= 1u << a->t.width;
-	if (a->t.type == TRACE_READ) {
+	if (write) {
+		reg->writes++;
+		rs->writes++;
+	} else {
 		reg->reads++;
 		rs->reads++;
-		return count_value(&reg->read, a->t.value);
 	}
-	reg->writes++;
-	rs->writes++;
-	return count_value(&reg->written, a->t.value);
+	return count_value(reg, write, a->t.value);
 }
 
 /* A run that ended: a loop if it had two reads or more. */
 static int end_run(void *ctx, const struct poll *run, const struct access *final)
 {
 	struct reg_stats *reg;
+	struct reg_extra *x;
 	struct loop_record *l;
 
 	(void)ctx;
 	if (run->count < 2)
 		return 0;
 	reg = reg_of(run->first.region, run->first.offset);
-	if (!reg)
+	if (!reg || !extra_of(reg))
 		return -1;
-	if (reg->nloops < LOOPS_KEPT) {
-		l = &reg->loops[reg->nloops];
+	x = reg->extra;
+	if (x->nloops < LOOPS_KEPT) {
+		l = &x->loops[x->nloops];
 		l->line = run->first.line;
 		l->start_us = run->first.t.time_us;
 		l->end_us = final ? final->t.time_us : run->last_us;
@@ -153,8 +269,8 @@ static int end_run(void *ctx, const struct poll *run, const struct access *final
 		l->has_final = final;
 		l->final = final ? final->t.value : 0;
 	}
-	reg->nloops++;
-	reg->polls += run->count;
+	x->nloops++;
+	x->polls += run->count;
 	return 0;
 }
 
@@ -198,8 +314,7 @@ static void count_line(struct totals *tot, const struct trace_line *t)
 
 static int by_offset(const void *a, const void *b)
 {
-	const struct reg_stats *x = *(const struct reg_stats *const *)a;
-	const struct reg_stats *y = *(const struct reg_stats *const *)b;
+	const struct reg_stats *x = a, *y = b;
 
 	return x->offset < y->offset ? -1 : x->offset > y->offset;
 }
@@ -236,8 +351,7 @@ static uint64_t sort_value(const struct reg_stats *r)
 
 static int by_sort_key(const void *a, const void *b)
 {
-	const struct reg_stats *x = *(const struct reg_stats *const *)a;
-	const struct reg_stats *y = *(const struct reg_stats *const *)b;
+	const struct reg_stats *x = a, *y = b;
 	uint64_t vx = sort_value(x), vy = sort_value(y);
 
 	if (vx != vy)
@@ -245,32 +359,33 @@ static int by_sort_key(const void *a, const void *b)
 	return by_offset(a, b);
 }
 
-/* The registers of a region, in --sort's order (NULL when it has none). */
-static struct reg_stats **sorted_registers(const struct region *r, size_t *n)
+/*
+ * The registers of a region, sorted in place in --sort's order, their
+ * values most frequent first (NULL when it has none). The index is gone:
+ * the counting is over.
+ */
+static struct reg_stats *sorted_registers(const struct region *r, size_t *n)
 {
-	const struct region_stats *rs = r->data;
-	struct reg_stats **regs;
-	size_t i;
+	struct region_stats *rs = r->data;
+	struct reg_extra *x;
+	uint32_t i;
 
 	*n = 0;
-	if (!rs || !rs->regs.n)
+	if (!rs || !rs->n)
 		return NULL;
-	regs = malloc(rs->regs.n * sizeof(*regs));
-	if (!regs)
-		return NULL;
-	for (i = 0; i < rs->regs.cap; i++)
-		if (rs->regs.values[i]) {
-			struct reg_stats *reg = rs->regs.values[i];
-
-			if (reg->read.n > 1)
-				qsort(reg->read.v, reg->read.n, sizeof(*reg->read.v), by_count);
-			if (reg->written.n > 1)
-				qsort(reg->written.v, reg->written.n, sizeof(*reg->written.v), by_count);
-			regs[(*n)++] = reg;
-		}
-	if (*n > 1)
-		qsort(regs, *n, sizeof(*regs), by_sort_key);
-	return regs;
+	free(rs->slots);
+	rs->slots = NULL;
+	rs->nslots = 0;
+	for (i = 0; i < rs->n; i++) {
+		x = rs->regs[i].extra;
+		if (x && x->read.n > 1)
+			qsort(x->read.v, x->read.n, sizeof(*x->read.v), by_count);
+		if (x && x->written.n > 1)
+			qsort(x->written.v, x->written.n, sizeof(*x->written.v), by_count);
+	}
+	qsort(rs->regs, rs->n, sizeof(*rs->regs), by_sort_key);
+	*n = rs->n;
+	return rs->regs;
 }
 
 /* A register's hit, for its name and its fields: at the offset, with its width. */
@@ -312,19 +427,22 @@ static void region_header(const struct region *r, FILE *f)
 	}
 }
 
-static void text_values(FILE *f, const char *dir, const struct values *vs, bool *first)
+static void text_values(FILE *f, const struct reg_stats *reg, bool write, bool *first)
 {
-	unsigned int i;
+	const struct value_count *v;
+	uint64_t other;
+	unsigned int i, n;
 
-	if (!vs->n)
+	v = kept_values(reg, write, &n);
+	if (!n)
 		return;
-	fprintf(f, "%s%s", *first ? "" : "; ", dir);
+	other = other_values(reg, write);
+	fprintf(f, "%s%s", *first ? "" : "; ", write ? "W" : "R");
 	*first = false;
-	for (i = 0; i < vs->n && i < VALUES_SHOWN; i++)
-		fprintf(f, "%s0x%" PRIx64 " x%" PRIu64, i ? ", " : " ", vs->v[i].value,
-			vs->v[i].count);
-	if (vs->n > VALUES_SHOWN || vs->other)
-		fprintf(f, ", ... (%u%s distinct)", vs->n, vs->other ? "+" : "");
+	for (i = 0; i < n && i < VALUES_SHOWN; i++)
+		fprintf(f, "%s0x%" PRIx64 " x%" PRIu64, i ? ", " : " ", v[i].value, v[i].count);
+	if (n > VALUES_SHOWN || other)
+		fprintf(f, ", ... (%u%s distinct)", n, other ? "+" : "");
 }
 
 static void format_time(uint64_t us, char *buf, size_t size)
@@ -351,62 +469,71 @@ static void text_loop(FILE *f, int indent, const struct access *reg_access,
 	fputc('\n', f);
 }
 
-static void text_region(FILE *f, const struct region *r, struct reg_stats **regs, size_t n)
+/* The register's name at its offset, or "-". */
+static void reg_name(const struct region *r, const struct reg_stats *reg, char *name, size_t size,
+		     struct access *a)
 {
-	const struct region_stats *rs = r->data;
-	char (*names)[128] = malloc((n ? n : 1) * sizeof(*names));
-	int name_width = 8, time_width = 5, offset_width = r->digits + 2 > 6 ? r->digits + 2 : 6;
-	int indent;
-	char first[32], last[32];
-	size_t i;
+	reg_hit(r, reg, a);
+	name[0] = '\0';
+	if (a->hit.reg)
+		rm_name(&a->hit, name, size);
+	else
+		snprintf(name, size, "-");
+}
+
+/* Its loops, the first LOOPS_KEPT of them, and how many more. */
+static void text_loops(FILE *f, int indent, const struct access *a, const struct reg_stats *reg)
+{
+	const struct reg_extra *x = reg->extra;
 	uint64_t j;
 
-	if (!names) {
-		fprintf(f, "%s: %s\n", r->label, strerror(ENOMEM));
+	if (!x)
 		return;
-	}
-	for (i = 0; i < n; i++) {
-		struct access a;
+	for (j = 0; j < x->nloops && j < LOOPS_KEPT; j++)
+		text_loop(f, indent, a, &x->loops[j]);
+	if (x->nloops > LOOPS_KEPT)
+		fprintf(f, "%*s... %" PRIu64 " more loops, %" PRIu64 " polling reads in all\n",
+			indent, "", x->nloops - LOOPS_KEPT, x->polls);
+}
 
-		reg_hit(r, regs[i], &a);
-		names[i][0] = '\0';
-		if (a.hit.reg)
-			rm_name(&a.hit, names[i], sizeof(names[i]));
-		else
-			snprintf(names[i], sizeof(names[i]), "-");
-		if ((int)strlen(names[i]) > name_width)
-			name_width = strlen(names[i]);
-		format_time(regs[i]->last_us, last, sizeof(last));
+/* Names are looked up twice, for the column widths and for the rows, not kept. */
+static void text_region(FILE *f, const struct region *r, const struct reg_stats *regs, size_t n)
+{
+	const struct region_stats *rs = r->data;
+	int name_width = 8, time_width = 5, offset_width = r->digits + 2 > 6 ? r->digits + 2 : 6;
+	int indent = 2 + offset_width + 2;
+	char first[32], last[32], name[128];
+	struct access a;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		reg_name(r, &regs[i], name, sizeof(name), &a);
+		if ((int)strlen(name) > name_width)
+			name_width = strlen(name);
+		format_time(regs[i].last_us, last, sizeof(last));
 		if ((int)strlen(last) > time_width)
 			time_width = strlen(last);
 	}
-	indent = 2 + offset_width + 2;
 	region_header(r, f);
 	fprintf(f, "  %" PRIu64 " reads, %" PRIu64 " writes, %zu register%s\n", rs->reads, rs->writes,
 		n, n == 1 ? "" : "s");
 	fprintf(f, "  %-*s  %-*s %8s %8s  %-*s  %-*s  values\n", offset_width, "offset", name_width,
 		"register", "reads", "writes", time_width, "first", time_width, "last");
 	for (i = 0; i < n; i++) {
-		const struct reg_stats *reg = regs[i];
+		const struct reg_stats *reg = &regs[i];
 		bool none = true;
-		struct access a;
 
-		reg_hit(r, reg, &a);
+		reg_name(r, reg, name, sizeof(name), &a);
 		format_time(reg->first_us, first, sizeof(first));
 		format_time(reg->last_us, last, sizeof(last));
 		fprintf(f, "  0x%0*" PRIx64 "%*s  %-*s %8" PRIu64 " %8" PRIu64 "  %-*s  %-*s  ",
 			(int)r->digits, reg->offset, offset_width - (int)r->digits - 2, "", name_width,
-			names[i], reg->reads, reg->writes, time_width, first, time_width, last);
-		text_values(f, "R", &reg->read, &none);
-		text_values(f, "W", &reg->written, &none);
+			name, reg->reads, reg->writes, time_width, first, time_width, last);
+		text_values(f, reg, false, &none);
+		text_values(f, reg, true, &none);
 		fputc('\n', f);
-		for (j = 0; j < reg->nloops && j < LOOPS_KEPT; j++)
-			text_loop(f, indent, &a, &reg->loops[j]);
-		if (reg->nloops > LOOPS_KEPT)
-			fprintf(f, "%*s... %" PRIu64 " more loops, %" PRIu64 " polling reads in all\n",
-				indent, "", reg->nloops - LOOPS_KEPT, reg->polls);
+		text_loops(f, indent, &a, reg);
 	}
-	free(names);
 }
 
 static void print_text(const struct session *s, const struct totals *tot, const char *name)
@@ -423,13 +550,12 @@ static void print_text(const struct session *s, const struct totals *tot, const 
 	putchar('\n');
 	for (i = 0; i < s->regions.n; i++) {
 		const struct region *r = s->regions.all[i];
-		struct reg_stats **regs = sorted_registers(r, &n);
+		const struct reg_stats *regs = sorted_registers(r, &n);
 
 		if (!regs)
 			continue;
 		putchar('\n');
 		text_region(stdout, r, regs, n);
-		free(regs);
 	}
 }
 
@@ -451,19 +577,22 @@ static void jstring(const char *s)
 	out_flush();
 }
 
-static void json_values(const char *key, const struct values *vs)
+static void json_values(const char *key, const struct reg_stats *reg, bool write)
 {
-	unsigned int i;
+	const struct value_count *v;
+	unsigned int i, n;
 
+	v = kept_values(reg, write, &n);
 	printf(",\"%s\":[", key);
-	for (i = 0; i < vs->n; i++)
+	for (i = 0; i < n; i++)
 		printf("%s{\"value\":\"0x%" PRIx64 "\",\"count\":%" PRIu64 "}", i ? "," : "",
-		       vs->v[i].value, vs->v[i].count);
-	printf("],\"%s_other\":%" PRIu64, key, vs->other);
+		       v[i].value, v[i].count);
+	printf("],\"%s_other\":%" PRIu64, key, other_values(reg, write));
 }
 
 static void json_register(const struct region *r, const struct reg_stats *reg)
 {
+	const struct reg_extra *x = reg->extra;
 	char buf[DECODED_MAX];
 	struct access a;
 	uint64_t j;
@@ -487,11 +616,11 @@ static void json_register(const struct region *r, const struct reg_stats *reg)
 	printf("],\"reads\":%" PRIu64 ",\"writes\":%" PRIu64, reg->reads, reg->writes);
 	jtime("first", reg->first_us);
 	jtime("last", reg->last_us);
-	json_values("read_values", &reg->read);
-	json_values("written_values", &reg->written);
+	json_values("read_values", reg, false);
+	json_values("written_values", reg, true);
 	printf(",\"loops\":[");
-	for (j = 0; j < reg->nloops && j < LOOPS_KEPT; j++) {
-		const struct loop_record *l = &reg->loops[j];
+	for (j = 0; x && j < x->nloops && j < LOOPS_KEPT; j++) {
+		const struct loop_record *l = &x->loops[j];
 
 		printf("%s{\"line\":%llu", j ? "," : "", l->line);
 		jtime("time", l->start_us);
@@ -508,7 +637,8 @@ static void json_register(const struct region *r, const struct reg_stats *reg)
 		jstring(buf);
 		putchar('}');
 	}
-	printf("],\"loops_total\":%" PRIu64 ",\"polls_total\":%" PRIu64 "}", reg->nloops, reg->polls);
+	printf("],\"loops_total\":%" PRIu64 ",\"polls_total\":%" PRIu64 "}", x ? x->nloops : 0,
+	       x ? x->polls : 0);
 }
 
 static void print_json(const struct session *s, const struct totals *tot, const char *name)
@@ -530,7 +660,7 @@ static void print_json(const struct session *s, const struct totals *tot, const 
 	printf(",\"regions\":[");
 	for (i = 0; i < s->regions.n; i++) {
 		const struct region *r = s->regions.all[i];
-		struct reg_stats **regs = sorted_registers(r, &n);
+		const struct reg_stats *regs = sorted_registers(r, &n);
 
 		if (!regs)
 			continue;
@@ -553,33 +683,30 @@ static void print_json(const struct session *s, const struct totals *tot, const 
 		for (k = 0; k < n; k++) {
 			if (k)
 				putchar(',');
-			json_register(r, regs[k]);
+			json_register(r, &regs[k]);
 		}
 		printf("]}");
-		free(regs);
 	}
 	printf("]}\n");
 }
 
 static void free_stats(struct session *s)
 {
+	struct region_stats *rs;
 	size_t i, j;
 
 	for (i = 0; i < s->regions.n; i++) {
-		struct region_stats *rs = s->regions.all[i]->data;
-
+		rs = s->regions.all[i]->data;
 		if (!rs)
 			continue;
-		for (j = 0; j < rs->regs.cap; j++) {
-			struct reg_stats *reg = rs->regs.values[j];
-
-			if (reg) {
-				free(reg->read.v);
-				free(reg->written.v);
-				free(reg);
+		for (j = 0; j < rs->n; j++)
+			if (rs->regs[j].extra) {
+				free(rs->regs[j].extra->read.v);
+				free(rs->regs[j].extra->written.v);
+				free(rs->regs[j].extra);
 			}
-		}
-		u64map_free(&rs->regs);
+		free(rs->regs);
+		free(rs->slots);
 		free(rs);
 		s->regions.all[i]->data = NULL;
 	}

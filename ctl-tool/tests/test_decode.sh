@@ -565,4 +565,18 @@ for command in "decode --fold --map $maps/nvme.xml" "decode --json --map $maps/n
 	fi
 done
 
+# --- 2 M distinct addresses (a frame buffer's), each read once: at most 256 MB ---
+awk 'BEGIN {
+	print "VERSION 20070824"
+	for (i = 0; i < 2000000; i++)
+		printf "R 4 %d.%06d 1 0x%x 0x%x 0x0 0\n", i / 1000000, i % 1000000, 1073741824 + i * 4, i % 7
+}' > "$work/distinct.txt"
+kb=$(peak_kb "$work/distinct.txt" stat)
+rm -f "$work/distinct.txt"
+if [ -n "$kb" ] && [ "$kb" -le 262144 ]; then
+	ok "stat of 2 M distinct addresses in at most 256 MB (${kb} KiB)"
+else
+	not_ok "stat of 2 M distinct addresses in at most 256 MB (${kb} KiB)"
+fi
+
 [ "$failures" = 0 ]
