@@ -51,7 +51,7 @@ export ACCEL
 export ACCEL_CACHE := $(abspath $(BUILD))/accel
 
 PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
-	cpio kmod qemu-system-x86 busybox-static bash-static bats git perl python3 python3-ply python3-git groff-base \
+	cpio kmod qemu-system-x86 busybox-static bash-static bats git perl python3 python3-ply python3-git groff-base gdb \
 	libxml2-dev trace-cmd
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 

@@ -17,8 +17,10 @@ esac
 filter=${CHECK_TESTS:-}
 files=$("$here/boots.sh" files "$name")
 [ -f "$outdir/pci.env" ] && . "$outdir/pci.env"
+# What a host program beside the guest (HOST) and QEMU share: a socket.
+HOST_DIR=$outdir/$name.host
 TIER="" TESTS="" COMMAND="" CPUS=2 TIMEOUT=300 TEST_TIMEOUT=120 ARGS="" QEMU="" ORACLE=no \
-	REBOOT=no DEATH="" ENV="" DECODE=no DEPS=""
+	REBOOT=no DEATH="" ENV="" DECODE=no DEPS="" HOST=""
 . "$top/bats/boots/$name.boot"
 # Narrowed: some of its files, or some of their tests.
 narrowed=no
@@ -42,7 +44,19 @@ run_guest() {
 }
 
 echo "check: boot $name: $CPUS CPUs, $(echo $files)${filter:+ (tests matching '$filter')} (log: $outdir/$name/console.log)" >&2
+rm -rf "$HOST_DIR"
+if [ -n "$HOST" ]; then
+	mkdir -p "$HOST_DIR"
+	"$top/bats/harness/$HOST" "$kernel" "$HOST_DIR" > "$HOST_DIR/tap" &
+	host_pid=$!
+fi
 run_guest
+if [ -n "$HOST" ]; then
+	# Its TAP lines become the boot's; it ends with QEMU, if not before.
+	wait "$host_pid" || true
+	sed -n -E "s/^(not ok|ok) - /\1 - $name: host: /p" "$HOST_DIR/tap"
+	grep -q -E '^(not )?ok ' "$HOST_DIR/tap" || echo "not ok - $name: host: $HOST said nothing (logs: $HOST_DIR)"
+fi
 # A TCG guest has, rarely, stopped for good before init (seen once on 4
 # vCPUs: the console ends in a built-in driver's probe, no stall report,
 # QEMU alive), before any test or tracing started. Such a boot runs once
