@@ -121,6 +121,7 @@ struct section {
 struct lines {
 	const char *name;
 	long *ids;
+	unsigned long long *numbers;	/* of each line's first trace line */
 	size_t n, cap;
 	struct section *sections;
 	size_t nsections, sections_cap;
@@ -134,7 +135,8 @@ struct builder {
 	struct poll run;
 };
 
-static int add_line(struct builder *b, const char *text, size_t n)
+/* Line @number of the trace, as @text. */
+static int add_line(struct builder *b, unsigned long long number, const char *text, size_t n)
 {
 	struct lines *l = b->lines;
 	long id = intern(b->tab, text, n);
@@ -144,12 +146,18 @@ static int add_line(struct builder *b, const char *text, size_t n)
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 4096;
 		long *ids = realloc(l->ids, cap * sizeof(*ids));
+		unsigned long long *numbers;
 
 		if (!ids)
 			return -1;
 		l->ids = ids;
+		numbers = realloc(l->numbers, cap * sizeof(*numbers));
+		if (!numbers)
+			return -1;
+		l->numbers = numbers;
 		l->cap = cap;
 	}
+	l->numbers[l->n] = number;
 	l->ids[l->n++] = id;
 	return 0;
 }
@@ -188,7 +196,7 @@ static int end_run(void *ctx, const struct poll *run, const struct access *final
 			n += access_changes(&run->first, final->t.value, buf + n, DECODED_MAX);
 		}
 	}
-	return add_line(ctx, buf, n);
+	return add_line(ctx, run->first.line, buf, n);
 }
 
 static int build_access(struct builder *b, const struct trace_line *t, unsigned long long number)
@@ -204,7 +212,7 @@ static int build_access(struct builder *b, const struct trace_line *t, unsigned 
 	taken = poll_feed(&b->run, &a, end_run, b);
 	if (taken)
 		return taken < 0 ? -1 : 0;
-	return add_line(b, buf, access_text(&a, buf, sizeof(buf)));
+	return add_line(b, number, buf, access_text(&a, buf, sizeof(buf)));
 }
 
 /* "LABEL+0xOFFSET" of a physical address, as the accesses show it. */
@@ -219,7 +227,7 @@ static int place(struct builder *b, uint64_t phys, long map_id, char *buf, size_
 }
 
 /* Lines other than accesses: MAP, UNMAP, UNKNOWN and MARK are compared. */
-static int build_other(struct builder *b, const struct trace_line *t)
+static int build_other(struct builder *b, const struct trace_line *t, unsigned long long number)
 {
 	char buf[TRACE_LINE_MAX + 64], where[128];
 	const struct mapping *mapping;
@@ -233,24 +241,24 @@ static int build_other(struct builder *b, const struct trace_line *t)
 		if (regions_update(b->s, t) || place(b, t->phys, t->map_id, where, sizeof(where)) < 0)
 			return -1;
 		n = snprintf(buf, sizeof(buf), "MAP %s 0x%" PRIx64, where, t->len);
-		return add_line(b, buf, n);
+		return add_line(b, number, buf, n);
 	case TRACE_UNMAP:
 		/* Where it was, from its MAP line. */
 		mapping = u64map_get(&b->s->regions.mappings, t->map_id);
 		if (mapping && place(b, mapping->phys, t->map_id, where, sizeof(where)) < 0)
 			return -1;
 		n = snprintf(buf, sizeof(buf), "UNMAP %s", mapping ? where : "(a mapping not seen)");
-		return regions_update(b->s, t) || add_line(b, buf, n);
+		return regions_update(b->s, t) || add_line(b, number, buf, n);
 	case TRACE_UNKNOWN:
 		if (place(b, t->phys, t->map_id, where, sizeof(where)) < 0)
 			return -1;
 		n = snprintf(buf, sizeof(buf), "UNKNOWN %s %02x,%02x,%02x", where, t->opcode[0],
 			     t->opcode[1], t->opcode[2]);
-		return add_line(b, buf, n);
+		return add_line(b, number, buf, n);
 	case TRACE_MARK:
 		name = intern(b->tab, t->text, t->text_len);
 		n = snprintf(buf, sizeof(buf), "MARK %.*s", (int)t->text_len, t->text);
-		return name < 0 || add_section(b, name) || add_line(b, buf, n);
+		return name < 0 || add_section(b, name) || add_line(b, number, buf, n);
 	case TRACE_LOST:
 		b->lines->lost += t->lost;
 		return 0;
@@ -264,7 +272,7 @@ static int build_line(void *ctx, const struct trace_line *t, unsigned long long 
 {
 	(void)text;
 	(void)len;
-	return trace_is_access(t) ? build_access(ctx, t, number) : build_other(ctx, t);
+	return trace_is_access(t) ? build_access(ctx, t, number) : build_other(ctx, t, number);
 }
 
 /* Read a trace into lines. 0, or the exit status with a message printed. */
@@ -296,6 +304,7 @@ static int build(struct session *s, struct strtab *tab, long start_id, const cha
 static void lines_free(struct lines *l)
 {
 	free(l->ids);
+	free(l->numbers);
 	free(l->sections);
 }
 
@@ -528,6 +537,19 @@ static const char *section_of(const struct lines *l, const struct strtab *tab, s
 	return l->sections[s].name == start_id ? NULL : tab->strs[l->sections[s].name];
 }
 
+/*
+ * Where a hunk starts in a trace file, as diff -u says it: the trace line
+ * of its first line on that side or, when it has none there, of the line
+ * it follows (0: none). Its counts are of compared lines, which a polling
+ * loop, a volatile register or a VERSION line make differ from the file's.
+ */
+static unsigned long long hunk_start(const struct lines *l, size_t i, size_t count)
+{
+	if (count)
+		return l->numbers[i];
+	return i ? l->numbers[i - 1] : 0;
+}
+
 static void print_hunk(const struct lines *A, const struct lines *B, const struct strtab *tab,
 		       long start_id, const struct op *ops, size_t h0, size_t h1)
 {
@@ -539,11 +561,11 @@ static void print_hunk(const struct lines *A, const struct lines *B, const struc
 		bcount += ops[i].kind != OP_DEL;
 	}
 	out_str("@@ -");
-	out_dec(ops[h0].a + (acount ? 1 : 0));
+	out_dec(hunk_start(A, ops[h0].a, acount));
 	out_char(',');
 	out_dec(acount);
 	out_str(" +");
-	out_dec(ops[h0].b + (bcount ? 1 : 0));
+	out_dec(hunk_start(B, ops[h0].b, bcount));
 	out_char(',');
 	out_dec(bcount);
 	out_str(" @@");
