@@ -17,8 +17,9 @@ esac
 filter=${CHECK_TESTS:-}
 files=$("$here/boots.sh" files "$name")
 [ -f "$outdir/pci.env" ] && . "$outdir/pci.env"
-# What a host program beside the guest (HOST) and QEMU share: a socket.
-HOST_DIR=$outdir/$name.host
+# What a host program beside the guest (HOST) and QEMU share: a socket
+# (an absolute path: gdb takes a relative one for a host name).
+HOST_DIR=$(cd "$outdir" && pwd)/$name.host
 TIER="" TESTS="" COMMAND="" CPUS=2 TIMEOUT=300 TEST_TIMEOUT=120 ARGS="" QEMU="" ORACLE=no \
 	REBOOT=no DEATH="" ENV="" DECODE=no DEPS="" HOST=""
 . "$top/bats/boots/$name.boot"
@@ -39,24 +40,22 @@ options=(-t $((TIMEOUT * scale)) -c "$CPUS")
 [ -z "$ARGS" ] || options+=(-k "$ARGS")
 [ -z "$QEMU" ] || options+=(-x "$QEMU")
 
+# With HOST, its program runs beside the guest, and ends with QEMU if not
+# before; its TAP lines are the boot's.
 run_guest() {
+	local host_pid
+	rm -rf "$HOST_DIR"
+	if [ -n "$HOST" ]; then
+		mkdir -p "$HOST_DIR"
+		"$top/bats/harness/$HOST" "$kernel" "$HOST_DIR" > "$HOST_DIR/tap" &
+		host_pid=$!
+	fi
 	"$top/initramfs/run-qemu.sh" "${options[@]}" "$kernel" "$image" "$outdir/$name" "$COMMAND" > /dev/null || true
+	[ -z "$HOST" ] || wait "$host_pid" || true
 }
 
 echo "check: boot $name: $CPUS CPUs, $(echo $files)${filter:+ (tests matching '$filter')} (log: $outdir/$name/console.log)" >&2
-rm -rf "$HOST_DIR"
-if [ -n "$HOST" ]; then
-	mkdir -p "$HOST_DIR"
-	"$top/bats/harness/$HOST" "$kernel" "$HOST_DIR" > "$HOST_DIR/tap" &
-	host_pid=$!
-fi
 run_guest
-if [ -n "$HOST" ]; then
-	# Its TAP lines become the boot's; it ends with QEMU, if not before.
-	wait "$host_pid" || true
-	sed -n -E "s/^(not ok|ok) - /\1 - $name: host: /p" "$HOST_DIR/tap"
-	grep -q -E '^(not )?ok ' "$HOST_DIR/tap" || echo "not ok - $name: host: $HOST said nothing (logs: $HOST_DIR)"
-fi
 # A TCG guest has, rarely, stopped for good before init (seen once on 4
 # vCPUs: the console ends in a built-in driver's probe, no stall report,
 # QEMU alive), before any test or tracing started. Such a boot runs once
@@ -70,6 +69,10 @@ if [ "$REBOOT" != yes ] && [ "$(cat "$outdir/$name/status" 2>/dev/null)" = timeo
 	run_guest
 fi
 "$here/verdict.sh" "$outdir/$name" "$name" "$DEATH" || true
+if [ -n "$HOST" ]; then
+	sed -n -E "s/^(not ok|ok) - /\1 - $name: host: /p" "$HOST_DIR/tap"
+	grep -q -E '^(not )?ok ' "$HOST_DIR/tap" || echo "not ok - $name: host: $HOST said nothing (logs: $HOST_DIR)"
+fi
 
 # A narrowed run may hold no oracle scenario or no nvme trace: then there
 # is nothing for the host to check.

@@ -39,13 +39,15 @@ def load_addresses(function):
 def main():
     run("set pagination off")
     run("set confirm off")
-    run("target remote unix::" + os.environ["MCE_SOCKET"])
+    # The kernel's text from vmlinux: the guest has not mapped it yet.
+    run("set trust-readonly-sections on")
+    run("target remote " + os.environ["MCE_SOCKET"])
     loads = load_addresses(FUNCTION)
     if not loads:
         tap(False, "no load from memory in %s to stop at" % FUNCTION)
         return
     for address in loads:
-        run("break *%#x" % address)
+        run("hbreak *%#x" % address)
     run("continue")
     pc = int(gdb.parse_and_eval("$pc")) & (2**64 - 1)
     cpu = gdb.selected_thread().num - 1
