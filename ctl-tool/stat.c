@@ -28,10 +28,10 @@ struct value_count {
 	uint64_t value, count;
 };
 
-/* The kept values of one direction of a register that has two or more. */
+/* The kept values of a direction that has two or more (its n* counts them). */
 struct values {
 	struct value_count *v;
-	unsigned int n, cap;
+	unsigned int cap;
 };
 
 struct loop_record {
@@ -155,9 +155,10 @@ static struct reg_extra *extra_of(struct reg_stats *reg)
 	return reg->extra;
 }
 
-static int add_value(struct values *vs, struct value_count vc)
+/* Put @vc at index @i of @vs, which grows when @i reaches its end. */
+static int put_value(struct values *vs, unsigned int i, struct value_count vc)
 {
-	if (vs->n == vs->cap) {
+	if (i == vs->cap) {
 		unsigned int cap = vs->cap ? vs->cap * 2 : 4;
 		struct value_count *v = realloc(vs->v, cap * sizeof(*v));
 
@@ -166,7 +167,7 @@ static int add_value(struct values *vs, struct value_count vc)
 		vs->v = v;
 		vs->cap = cap;
 	}
-	vs->v[vs->n++] = vc;
+	vs->v[i] = vc;
 	return 0;
 }
 
@@ -187,16 +188,18 @@ static int count_value(struct reg_stats *reg, bool write, uint64_t value)
 	if (!extra_of(reg))
 		return -1;
 	vs = write ? &reg->extra->written : &reg->extra->read;
-	if (*n == 1 && add_value(vs, *one))
+	if (*n == 1 && put_value(vs, 0, *one))
 		return -1;
-	for (i = 0; i < vs->n; i++)
+	for (i = 0; i < *n; i++)
 		if (vs->v[i].value == value) {
 			vs->v[i].count++;
 			return 0;
 		}
-	if (vs->n < VALUES_MAX && add_value(vs, (struct value_count){ value, 1 }))
+	if (*n == VALUES_MAX)
+		return 0;
+	if (put_value(vs, *n, (struct value_count){ value, 1 }))
 		return -1;
-	*n = vs->n;
+	(*n)++;
 	return 0;
 }
 
@@ -367,7 +370,7 @@ static int by_sort_key(const void *a, const void *b)
 static struct reg_stats *sorted_registers(const struct region *r, size_t *n)
 {
 	struct region_stats *rs = r->data;
-	struct reg_extra *x;
+	struct reg_stats *reg;
 	uint32_t i;
 
 	*n = 0;
@@ -377,11 +380,12 @@ static struct reg_stats *sorted_registers(const struct region *r, size_t *n)
 	rs->slots = NULL;
 	rs->nslots = 0;
 	for (i = 0; i < rs->n; i++) {
-		x = rs->regs[i].extra;
-		if (x && x->read.n > 1)
-			qsort(x->read.v, x->read.n, sizeof(*x->read.v), by_count);
-		if (x && x->written.n > 1)
-			qsort(x->written.v, x->written.n, sizeof(*x->written.v), by_count);
+		reg = &rs->regs[i];
+		if (reg->nread > 1)
+			qsort(reg->extra->read.v, reg->nread, sizeof(*reg->extra->read.v), by_count);
+		if (reg->nwritten > 1)
+			qsort(reg->extra->written.v, reg->nwritten, sizeof(*reg->extra->written.v),
+			      by_count);
 	}
 	qsort(rs->regs, rs->n, sizeof(*rs->regs), by_sort_key);
 	*n = rs->n;

@@ -15,7 +15,7 @@ setup() {
 }
 
 # mce_lines: the kernel's report of the machine check, once it is there
-# (the report is printed from a work item), without its TSC and CPU lines.
+# (the report is printed from a work item): its CPU and RIP lines only.
 mce_lines() {
 	local i
 	for i in $(seq 50); do
