@@ -414,7 +414,7 @@ static int boot_line(const struct boot_request *req, const char *name, char **li
 		return 0;
 	}
 	format_boot_size(req->flight_size, text, sizeof(text));
-	snprintf(*line + used, size - used, " reserve_mem=%s:4096:%s trace_instance=%s@%s,mmiotrace",
+	snprintf(*line + used, size - used, " reserve_mem=%s:2M:%s trace_instance=%s@%s,mmiotrace",
 		 text, name, name, name);
 	return 0;
 }

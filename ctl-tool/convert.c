@@ -359,7 +359,7 @@ static int check_flight_instance(const char *name)
 	if (access(path, F_OK)) {
 		if (errno != ENOENT)
 			return system_error(path);
-		fprintf(stderr, "mmioctl: no trace instance %s: boot with reserve_mem=SIZE:4096:%s trace_instance=%s@%s,mmiotrace (see mmioctl boot-params --flight%s%s)\n",
+		fprintf(stderr, "mmioctl: no trace instance %s: boot with reserve_mem=SIZE:2M:%s trace_instance=%s@%s,mmiotrace (see mmioctl boot-params --flight%s%s)\n",
 			name, name, name, name, strcmp(name, FLIGHT_INSTANCE) ? " -i " : "",
 			strcmp(name, FLIGHT_INSTANCE) ? name : "");
 		return EXIT_REFUSED;

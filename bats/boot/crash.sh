@@ -2,7 +2,7 @@
 # The flight recorder, run by make check as the command of a boot that the
 # guest ends itself (run-qemu.sh -R: a warm reset keeps the guest's RAM and
 # boots it again, with the same command line), with
-#   reserve_mem=2M:4096:flight trace_instance=flight@flight,mmiotrace
+#   reserve_mem=2M:2M:flight trace_instance=flight@flight,mmiotrace
 #   mmiotrace.ranges=1M@<edu BAR0>
 # usage: crash.sh sysrq|panic|hang|cleared
 # First boot, the instance "flight" empty: mmiotouch makes the accesses of
@@ -13,7 +13,7 @@
 #            (i6300esb.heartbeat=2 on the command line)
 #   cleared  the instance cleared, then sysrq b: it must come back empty,
 #            recording; a second persistent instance, "phase" (add
-#            reserve_mem=256k:4096:phase trace_instance=phase@phase), tells
+#            reserve_mem=256k:2M:phase trace_instance=phase@phase), tells
 #            the second boot from the first
 # Second boot: crash.bats (crash-cleared.bats) judges what the instance
 # kept; the guest powers off afterwards (mmio_end=poweroff).

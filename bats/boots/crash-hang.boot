@@ -5,7 +5,7 @@ TIER=quick
 TESTS="boot/crash.bats"
 DEPS="bats/boot/crash.sh"
 COMMAND="bash /opt/mmio/bats/boot/crash.sh hang"
-ARGS="reserve_mem=2M:4096:flight trace_instance=flight@flight,mmiotrace mmiotrace.ranges=1M@$EDU_BAR0 i6300esb.heartbeat=2"
+ARGS="reserve_mem=2M:2M:flight trace_instance=flight@flight,mmiotrace mmiotrace.ranges=1M@$EDU_BAR0 i6300esb.heartbeat=2"
 QEMU="-device i6300esb -action watchdog=reset"
 REBOOT=yes
 DEATH="mmiotouch: hanging with interrupts off"

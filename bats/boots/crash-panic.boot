@@ -4,7 +4,7 @@ TIER=quick
 TESTS="boot/crash.bats"
 DEPS="bats/boot/crash.sh"
 COMMAND="bash /opt/mmio/bats/boot/crash.sh panic"
-ARGS="reserve_mem=2M:4096:flight trace_instance=flight@flight,mmiotrace mmiotrace.ranges=1M@$EDU_BAR0 panic=1"
+ARGS="reserve_mem=2M:2M:flight trace_instance=flight@flight,mmiotrace mmiotrace.ranges=1M@$EDU_BAR0 panic=1"
 REBOOT=yes
 DEATH="sysrq: Trigger a crash"
 ORACLE=yes

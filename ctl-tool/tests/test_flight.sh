@@ -118,9 +118,9 @@ convert_fails "an event without a timestamp" "  sh-1  [000] d..1.  5: mmio_unmap
 
 # --- last-boot ---
 outputs "last-boot without the instance says how to make one" 1 "" \
-	"mmioctl: no trace instance flight: boot with reserve_mem=SIZE:4096:flight trace_instance=flight@flight,mmiotrace (see mmioctl boot-params --flight)" -- last-boot
+	"mmioctl: no trace instance flight: boot with reserve_mem=SIZE:2M:flight trace_instance=flight@flight,mmiotrace (see mmioctl boot-params --flight)" -- last-boot
 outputs "last-boot -i NAME names it in the advice" 1 "" \
-	"mmioctl: no trace instance box: boot with reserve_mem=SIZE:4096:box trace_instance=box@box,mmiotrace (see mmioctl boot-params --flight -i box)" -- last-boot -i box
+	"mmioctl: no trace instance box: boot with reserve_mem=SIZE:2M:box trace_instance=box@box,mmiotrace (see mmioctl boot-params --flight -i box)" -- last-boot -i box
 make_instance_files "$flight"
 outputs "last-boot refuses an ordinary instance" 1 "" \
 	"mmioctl: instance flight is not a persistent (boot-mapped) instance: it has no last_boot_info" -- last-boot
@@ -166,10 +166,10 @@ outputs "boot-params: ADDR SIZE, no note" 0 \
 	"mmiotrace.ranges=1025@0x1000,16k@0x2000 trace_event=mmiotrace:*" "" -- \
 	boot-params 0x1000 1025 8192 0x10k
 outputs "boot-params --flight: 2M in instance flight" 0 \
-	"mmiotrace.ranges=4k@0xfeb10000 reserve_mem=2M:4096:flight trace_instance=flight@flight,mmiotrace" \
+	"mmiotrace.ranges=4k@0xfeb10000 reserve_mem=2M:2M:flight trace_instance=flight@flight,mmiotrace" \
 	"$note" -- boot-params --flight add-pci 0:2.0 2
 outputs "boot-params --flight=SIZE -i NAME" 0 \
-	"mmiotrace.ranges=1k@0xfed00000 reserve_mem=1G:4096:box trace_instance=box@box,mmiotrace" "" -- \
+	"mmiotrace.ranges=1k@0xfed00000 reserve_mem=1G:2M:box trace_instance=box@box,mmiotrace" "" -- \
 	boot-params --flight=0x400M -i box 0xfed00000 1024
 usage="Try 'mmioctl --help'."
 outputs "boot-params: a bad flight SIZE" 2 "" "mmioctl: invalid flight recorder size '2x': expected bytes, 0x hex, or a k/M/G suffix, a multiple of 4k
