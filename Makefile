@@ -44,6 +44,7 @@ TOOLS      := $(patsubst bats/tools/%.c,$(BUILD)/tools/%,$(wildcard bats/tools/*
 MMIOCTL    := $(BUILD)/ctl-tool/static/mmioctl
 # The host's, with register maps (libxml2): decode, stat, diff, bench.
 HOST_MMIOCTL := $(BUILD)/ctl-tool/mmioctl
+CTL_SOURCES := ctl-tool/Makefile ctl-tool/mmioctl.c $(wildcard $(addprefix ctl-tool/,$(addsuffix /*.[ch],common control readers)))
 TARBALL    := /usr/src/linux-source-6.12.tar.xz
 JOBS       ?= $(shell nproc)
 ACCEL      ?= auto
@@ -163,9 +164,9 @@ $(X86_SELFTEST_DIR)/%_64: $(SRC)/.applied bats/tools/linebuf.h | deps
 		-include bats/tools/linebuf.h \
 		-o $@ $(SRC)/tools/testing/selftests/x86/$*.c -lrt -ldl
 
-$(MMIOCTL): $(wildcard ctl-tool/*.c ctl-tool/*.h) | deps
+$(MMIOCTL): $(CTL_SOURCES) | deps
 	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool $(abspath $@)
-$(HOST_MMIOCTL): $(wildcard ctl-tool/*.c ctl-tool/*.h) | deps
+$(HOST_MMIOCTL): $(CTL_SOURCES) | deps
 	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool $(abspath $@)
 
 $(IMAGE): $(GUEST_FILES) $(MODULE) $(MODROOT)/.installed $(TOOLS) $(X86_SELFTEST_BINS) $(MMIOCTL)
@@ -309,7 +310,7 @@ endif
 # fuzz_parse: the argument and trace line parsers; fuzz_map: the register
 # map reader (rnndb XML) and decoding. FUZZ_SECONDS each.
 FUZZERS := $(BUILD)/ctl-tool/fuzz_parse $(BUILD)/ctl-tool/fuzz_map
-$(FUZZERS): $(wildcard ctl-tool/fuzz/*.c ctl-tool/*.c ctl-tool/*.h)
+$(FUZZERS): $(wildcard ctl-tool/fuzz/*.c) $(CTL_SOURCES)
 	@$(MAKE) -s deps PACKAGES=clang
 	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool fuzz
 

@@ -12,10 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze.h"
-#include "events.h"
-#include "mmioctl.h"
-#include "parse.h"
+#include "common/files.h"
+#include "common/parse.h"
+#include "control/commands.h"
+#include "control/events.h"
+#include "readers/readers.h"
 
 #define VERSION		"0.2"
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../regmap.h"
-#include "../rnndb.h"
+#include "readers/regmap.h"
+#include "readers/rnndb.h"
 
 static void probe(const struct rm_domain *d, uint64_t offset, uint64_t value)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parse.h"
-#include "../trace.h"
+#include "common/parse.h"
+#include "readers/trace.h"
 
 /* One line of a trace: accepted with sane fields, or refused with a reason. */
 static void check_trace_line(const char *line, size_t len)

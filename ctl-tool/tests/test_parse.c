@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "parse.h"
+#include "common/parse.h"
 
 static int failures;
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "trace.h"
+#include "readers/trace.h"
 
 static int failures;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-#include "parse.h"
+#include "common/parse.h"
 
 #include <ctype.h>
 #include <errno.h>

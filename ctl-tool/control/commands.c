@@ -12,12 +12,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "events.h"
-#include "mmioctl.h"
-#include "parse.h"
+#include "common/files.h"
+#include "common/parse.h"
+#include "common/pci.h"
+#include "control/commands.h"
+#include "control/events.h"
+#include "control/tracer.h"
 
 #define RANGE_LINE_MAX	48	/* "!0x%016llx 0x%016llx\n" and a NUL */
 #define RANGES_WRITE_MAX (64 * 1024)
+
+/* A physical range, [start, start + len). */
+struct mmio_range {
+	uint64_t start, len;
+};
 
 /* After a change that may leave the set empty: say what that means. */
 static void warn_if_set_empty(void)
@@ -183,68 +191,6 @@ int cmd_list(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	return print_file(control_path("ranges"), "", false);
-}
-
-/* Why a BAR of the device cannot be traced, or NULL if it can. */
-const char *bar_problem(const struct pci_bar *res)
-{
-	if (res->flags & PCI_RESOURCE_IO)
-		return "is an I/O port BAR, not memory";
-	if (!(res->flags & PCI_RESOURCE_MEM) || res->end <= res->start)
-		return "is empty";
-	if (!res->start || (res->flags & PCI_RESOURCE_UNSET))
-		return "has no address assigned";
-	return NULL;
-}
-
-/*
- * The sysfs "resource" file of PCI device BDF (normalized), opened, its
- * path in PATH; NULL, said why, when there is none.
- */
-FILE *open_pci_resource(const char *bdf, char *path, size_t size)
-{
-	FILE *file;
-
-	snprintf(path, size, "%s/sys/bus/pci/devices/%s/resource", root, bdf);
-	file = fopen(path, "r");
-	if (!file) {
-		if (errno == ENOENT)
-			fprintf(stderr, "mmioctl: no PCI device %s (%s)\n", bdf, path);
-		else
-			system_error(path);
-	}
-	return file;
-}
-
-/* Memory BAR number BAR of device BDF, with an address; said why not. */
-int read_pci_bar(const char *bdf, unsigned int bar, struct pci_bar *res)
-{
-	char path[4096], line[256];
-	const char *problem;
-	unsigned int i;
-	FILE *file;
-
-	file = open_pci_resource(bdf, path, sizeof(path));
-	if (!file)
-		return EXIT_REFUSED;
-	for (i = 0; i <= bar; i++) {
-		if (fgets(line, sizeof(line), file))
-			continue;
-		fclose(file);
-		fprintf(stderr, "mmioctl: %s: no line for BAR %u\n", path, bar);
-		return EXIT_REFUSED;
-	}
-	fclose(file);
-	if (parse_resource_line(line, res)) {
-		fprintf(stderr, "mmioctl: %s: malformed line %u\n", path, bar + 1);
-		return EXIT_REFUSED;
-	}
-	problem = bar_problem(res);
-	if (problem) {
-		fprintf(stderr, "mmioctl: %s BAR %u %s\n", bdf, bar, problem);
-		return EXIT_REFUSED;
-	}
-	return 0;
 }
 
 /*

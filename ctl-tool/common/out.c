@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 
-#include "out.h"
+#include "common/out.h"
 
 struct out out;
 

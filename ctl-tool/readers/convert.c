@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * convert [TRACE|-] and last-boot [-i NAME] [--clear]
+ * convert [TRACE|-]
  *
  * The mmiotrace events of an events trace (an instance's trace file, the
  * text of record -e, trace-cmd report) in the stock mmiotrace text format
@@ -9,11 +9,6 @@
  * after its access as the tracer writes it (log_override() in
  * arch/x86/mm/mmio-tracer.c), markers as MARK lines, lost events as the
  * format's lost-events line. Other events and comments are left out.
- *
- * last-boot reads the trace of a boot-mapped instance (trace_instance=
- * NAME@NAME with reserve_mem=, see boot-params --flight), which after a
- * warm reboot holds what the previous boot recorded, with tracing_on 0
- * so that this boot's events do not push them out.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,11 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "events.h"
-#include "mmioctl.h"
-#include "out.h"
-#include "parse.h"
-#include "trace.h"
+#include "common/files.h"
+#include "common/out.h"
+#include "common/parse.h"
+#include "readers/readers.h"
+#include "readers/trace.h"
 
 struct converter {
 	bool print;			/* false: count only */
@@ -323,7 +318,7 @@ int cmd_convert(int argc, char **argv)
  * left as it is; 0, or EXIT_REFUSED with the bad line named as
  * trace_error() names it.
  */
-static int convert_text(struct converter *c, const char *text, size_t len, const char *path)
+static int convert_lines(struct converter *c, const char *text, size_t len, const char *path)
 {
 	char why[EVENT_WHY_MAX], *copy = malloc(TRACE_LINE_MAX + 1);
 	const char *line = text, *end = text + len, *nl;
@@ -349,105 +344,19 @@ static int convert_text(struct converter *c, const char *text, size_t len, const
 	return ret;
 }
 
-/* Is NAME there, and boot-mapped? Says what to do when not. */
-static int check_flight_instance(const char *name)
-{
-	char path[PATH_SIZE];
-
-	if (!instance_file(path, name, ""))
-		return EXIT_REFUSED;
-	if (access(path, F_OK)) {
-		if (errno != ENOENT)
-			return system_error(path);
-		fprintf(stderr, "mmioctl: no trace instance %s: boot with reserve_mem=SIZE:2M:%s trace_instance=%s@%s,mmiotrace (see mmioctl boot-params --flight%s%s)\n",
-			name, name, name, name, strcmp(name, FLIGHT_INSTANCE) ? " -i " : "",
-			strcmp(name, FLIGHT_INSTANCE) ? name : "");
-		return EXIT_REFUSED;
-	}
-	if (access(instance_file(path, name, "last_boot_info"), F_OK)) {
-		if (errno != ENOENT)
-			return system_error(path);
-		fprintf(stderr, "mmioctl: instance %s is not a persistent (boot-mapped) instance: it has no last_boot_info\n",
-			name);
-		return EXIT_REFUSED;
-	}
-	return 0;
-}
-
-static const char *plural(unsigned long long n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
-
 /*
- * Where the events came from. With tracing_on 1 the instance records this
- * boot too (last-boot --clear was run, or someone wrote tracing_on).
+ * The events trace TEXT (LEN bytes, read from PATH) in the stock format on
+ * standard output with PRINT, or only checked and counted (COUNTS) without;
+ * the VERSION line is the caller's. 0, or EXIT_REFUSED with the bad line
+ * named.
  */
-static void say_source(const struct converter *c, const char *name)
+int convert_text(const char *text, size_t len, const char *path, bool print,
+		 struct convert_counts *counts)
 {
-	char path[PATH_SIZE], on[16] = "0";
+	struct converter c = { .print = print };
+	int ret = convert_lines(&c, text, len, path);
 
-	try_read_line(instance_file(path, name, "tracing_on"), on, sizeof(on));
-	fprintf(stderr, "mmioctl: %llu %s and %llu %s %s, instance %s%s\n", c->accesses,
-		plural(c->accesses, "access", "accesses"), c->maps,
-		plural(c->maps, "mapping", "mappings"),
-		strcmp(on, "0") ? "recorded" : "from the previous boot", name,
-		strcmp(on, "0") ? ": its tracing_on is 1, some may be of this boot" : "");
-}
-
-/* Empty the instance's buffer, as "echo > trace" does, and record again. */
-static int clear_flight(const char *name)
-{
-	char path[PATH_SIZE];
-
-	if (write_file(instance_file(path, name, "trace"), "", O_TRUNC) ||
-	    write_file(instance_file(path, name, "tracing_on"), "1\n", O_TRUNC))
-		return EXIT_REFUSED;
-	fprintf(stderr, "mmioctl: instance %s emptied, recording again (tracing_on 1)\n", name);
-	return 0;
-}
-
-int cmd_last_boot(int argc, char **argv)
-{
-	const char *name = instance ? instance : FLIGHT_INSTANCE;
-	struct converter c = { .print = false };
-	char path[PATH_SIZE], *text;
-	bool clear = argc == 2;
-	size_t len;
-	int ret;
-
-	if (clear && strcmp(argv[1], "--clear"))
-		return usage_error("last-boot takes no argument but --clear and -i NAME, not '%s'",
-				   argv[1]);
-	ret = check_flight_instance(name);
-	if (ret)
-		return ret;
-	if (read_all(instance_file(path, name, "trace"), &text, &len))
-		return EXIT_REFUSED;
-	/* Checked whole first: a bad line or no event prints nothing. */
-	ret = convert_text(&c, text, len, path);
-	if (!ret && !c.events) {
-		fprintf(stderr, "mmioctl: instance %s holds no mmiotrace events\n", name);
-		ret = EXIT_REFUSED;
-	}
+	*counts = (struct convert_counts){ c.accesses, c.maps, c.events };
 	free(c.map_pids);
-	if (!ret) {
-		c = (struct converter){ .print = true };
-		out_str("VERSION 20070824\n");
-		ret = convert_text(&c, text, len, path);
-		out_push();
-		free(c.map_pids);
-	}
-	free(text);
-	if (ret)
-		return ret;
-	/* Never empty the only record of the last boot before it is safely out. */
-	if (ferror(stdout)) {
-		/* close_stdout() in mmioctl.c says why. */
-		fprintf(stderr, "mmioctl: instance %s left as it was: its events did not all reach standard output\n",
-			name);
-		return EXIT_REFUSED;
-	}
-	say_source(&c, name);
-	return clear ? clear_flight(name) : 0;
+	return ret;
 }

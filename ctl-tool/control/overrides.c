@@ -18,9 +18,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "events.h"
-#include "mmioctl.h"
-#include "parse.h"
+#include "common/files.h"
+#include "common/parse.h"
+#include "common/pci.h"
+#include "control/commands.h"
+#include "control/events.h"
+#include "control/tracer.h"
 
 /* ADDR as the rule commands take it, parsed; BAR-relative is resolved later. */
 struct address {

@@ -25,9 +25,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "events.h"
-#include "mmioctl.h"
-#include "parse.h"
+#include "common/files.h"
+#include "common/parse.h"
+#include "control/events.h"
+#include "control/tracer.h"
 
 const char *instance;
 

@@ -5,7 +5,7 @@
  * field of a known line type is checked, so that garbage is rejected with
  * a reason rather than decoded into something plausible.
  */
-#include "trace.h"
+#include "readers/trace.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -17,9 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "events.h"
-#include "mmioctl.h"
-#include "parse.h"
+#include "common/files.h"
+#include "common/parse.h"
+#include "control/commands.h"
+#include "control/events.h"
 
 #define VALUES_SHOWN	4	/* per register and direction, in the text output */
 

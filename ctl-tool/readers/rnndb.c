@@ -19,7 +19,7 @@
  * The document is read whole (maps are small) without the network, DTDs or
  * entity substitution.
  */
-#include "rnndb.h"
+#include "readers/rnndb.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -34,7 +34,7 @@
 #include <libxml/tree.h>
 #include <libxml/xmlerror.h>
 
-#include "parse.h"
+#include "common/parse.h"
 
 struct loader {
 	struct regmap *map;

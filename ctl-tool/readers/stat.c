@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-#include "mmioctl.h"
-#include "out.h"
+#include "common/files.h"
+#include "common/out.h"
+#include "readers/analyze.h"
+#include "readers/readers.h"
 
 #define VALUES_MAX	32	/* distinct values kept per register and direction */
 #define VALUES_SHOWN	4	/* in the text output */

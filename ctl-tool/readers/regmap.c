@@ -3,8 +3,8 @@
  * Register maps: the model rnndb.c fills, checked once (regmap_finish),
  * then looked up per access and used to name registers and decode values.
  */
-#include "regmap.h"
-#include "strbuf.h"
+#include "readers/regmap.h"
+#include "common/strbuf.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

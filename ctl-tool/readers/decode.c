@@ -15,9 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-#include "mmioctl.h"
-#include "out.h"
+#include "common/files.h"
+#include "common/out.h"
+#include "readers/analyze.h"
+#include "readers/readers.h"
 
 struct decoder {
 	struct session *s;

@@ -21,9 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-#include "mmioctl.h"
-#include "out.h"
+#include "common/files.h"
+#include "common/out.h"
+#include "readers/analyze.h"
+#include "readers/readers.h"
 
 #define CONTEXT	3
 #define EXIT_TROUBLE	2

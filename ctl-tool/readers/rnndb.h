@@ -8,7 +8,7 @@
 #ifndef MMIOCTL_RNNDB_H
 #define MMIOCTL_RNNDB_H
 
-#include "regmap.h"
+#include "readers/regmap.h"
 
 /*
  * Add the domains, enums and bitsets of PATH to MAP: an XML file, or a

@@ -27,9 +27,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "events.h"
-#include "mmioctl.h"
-#include "parse.h"
+#include "common/files.h"
+#include "common/parse.h"
+#include "control/commands.h"
+#include "control/events.h"
+#include "control/tracer.h"
 
 /* How long trace-cmd may take to start recording, and to write its file. */
 #define TRACE_CMD_START_TENTHS	300

@@ -8,7 +8,7 @@
  * static libxml2 would pull ICU, lzma and zlib into an image that has no
  * libc. Such a build still decodes, folds, counts and diffs by offset.
  */
-#include "analyze.h"
+#include "readers/analyze.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mmioctl.h"
-#include "parse.h"
-#include "strbuf.h"
+#include "common/files.h"
+#include "common/parse.h"
+#include "common/strbuf.h"
 #ifndef NO_MAPS
-#include "rnndb.h"
+#include "readers/rnndb.h"
 #endif
 
 /* ---- u64map: open addressing, linear probing, backward-shift deletion ---- */

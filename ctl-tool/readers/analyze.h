@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "regmap.h"
-#include "trace.h"
+#include "readers/regmap.h"
+#include "readers/trace.h"
 
 /* ---- a hash table from 64-bit keys to pointers ---- */
 
@@ -214,11 +214,5 @@ struct trace_walk {
  * is malformed, memory ran out).
  */
 int walk_trace(const char *path, struct trace_walk *w);
-
-/* ---- the commands ---- */
-
-int cmd_decode(int argc, char **argv);
-int cmd_stat(int argc, char **argv);
-int cmd_diff(int argc, char **argv);
 
 #endif
