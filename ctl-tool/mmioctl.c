@@ -75,6 +75,8 @@ static const struct command commands[] = {
 	  "per register: accesses, values, polling loops", 0 },
 	{ "diff", "[--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] A B", 2, -1, cmd_diff,
 	  "compare two traces by register, section by section", 0 },
+	{ "timeline", "[--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [-o FILE] TRACE|-", 1, -1, cmd_timeline,
+	  "the trace in the Chrome/Perfetto JSON trace format, to view in time", 0 },
 	{ "convert", "[TRACE|-]", 0, 1, cmd_convert,
 	  "an events trace (an instance's trace) in the stock format", 0 },
 	{ "last-boot", "[-i NAME] [--clear]", 0, 1, cmd_last_boot,

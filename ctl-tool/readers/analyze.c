@@ -320,6 +320,7 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 		{ "fold", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *const sort_keys[] = {
@@ -341,7 +342,7 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 	optind = 0;
 	opterr = 0;
 	/* Options may follow the traces too ("stat t.txt --json"). */
-	while ((c = getopt_long(argc, argv, "m:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:o:", longopts, NULL)) != -1) {
 		if (c == 'm' && (allowed & OPT_MAP)) {
 			if (split_bind(optarg, path, sizeof(path), &base, &bound))
 				return usage_error("%s: invalid map '%s': expected FILE or FILE@ADDR",
@@ -363,6 +364,10 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 				return usage_error("%s: unknown sort key '%s': offset, accesses, reads, writes, first or last",
 						   argv[0], optarg);
 			s->sort = key;
+		} else if (c == 'o' && (allowed & OPT_OUTPUT)) {
+			if (!*optarg)
+				return usage_error("%s: -o needs a FILE", argv[0]);
+			s->output = optarg;
 		} else {
 			return usage_error("%s: unknown or incomplete option '%s'", argv[0],
 					   argv[optind - 1]);

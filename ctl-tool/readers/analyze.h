@@ -74,6 +74,7 @@ struct regions {
 #define OPT_FOLD	0x2
 #define OPT_JSON	0x4
 #define OPT_SORT	0x8
+#define OPT_OUTPUT	0x10
 
 /* Where maps are found without --map, after --map-dir and $MMIOCTL_MAPS. */
 #ifndef MAPS_DIR
@@ -101,6 +102,7 @@ struct session {
 	bool found_maps;		/* the maps came from the search path: say what bound */
 	bool fold, json;
 	enum sort_key sort;
+	const char *output;		/* -o FILE: timeline's output */
 	char **paths;			/* the traces */
 	int npaths;
 	struct regions regions;

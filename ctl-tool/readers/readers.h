@@ -14,6 +14,7 @@ int cmd_decode(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_timeline(int argc, char **argv);
 
 /* convert.c: what an events trace held */
 struct convert_counts {

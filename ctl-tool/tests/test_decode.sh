@@ -348,6 +348,78 @@ awk '{ print } /^MARK 1.000017 poll/ { print "MARK 1.000018 extra"; print "W 4 1
 differs "diff: a section only B has is added whole, under its marker" features-section.diff \
 	diff --map maps/features.xml@0x10000000 fixtures/features.txt - < "$work/section.txt"
 
+# --- timeline: the Chrome/Perfetto JSON trace format ---
+exactly "edu session as a timeline" edu-session.timeline.json \
+	timeline --map $maps/edu.xml fixtures/edu-session.txt
+exactly "features as a timeline: loops, physical addresses, UNKNOWN" features.timeline.json \
+	timeline --map maps/features.xml@0x10000000 fixtures/features.txt
+# A process's accesses are its thread, beside the kernel's.
+printf 'VERSION 20070824\nMAP 2.000000 1 0xfea00000 0x7f0000000000 0x1000 0x0 1234\nR 4 2.000001 1 0xfea00000 0x10000ed 0x0 1234\nW 4 2.000002 1 0xfea00004 0x1 0x0 0\n' > "$work/pids.txt"
+run timeline --no-maps "$work/pids.txt"
+has "timeline: a process's accesses are thread 'pid 1234'" \
+	'{"ph":"M","pid":1,"tid":1234,"name":"thread_name","args":{"name":"pid 1234"}},'
+has "timeline: the kernel's are thread 'kernel' in the same process" \
+	'{"ph":"M","pid":1,"tid":0,"name":"thread_name","args":{"name":"kernel"}},'
+has "timeline: the process's read is on its thread" \
+	'{"ph":"i","pid":1,"tid":1234,"name":"R +0x000","ts":2000001,"s":"t","args":{"line":3,"value":"0x10000ed","width":4,"offset":"0x0","phys":"0xfea00000"}},'
+# Read back: every access is an instant or one of a loop's reads, every
+# track is named, markers and mappings are all there.
+for trace in nvme-probe e1000-link edu-session features; do
+	rm -f "$work/t.json"
+	run timeline --map-dir $maps -o "$work/t.json" fixtures/$trace.txt
+	if [ "$status" = 0 ] && [ ! -s "$work/out" ] && python3 -c '
+import collections, json, sys
+events = json.load(open(sys.argv[1]))["traceEvents"]
+lines = [l.split() for l in open(sys.argv[2]) if l.strip()]
+accesses = sum(1 for l in lines if l[0] in ("R", "W"))
+marks = sum(1 for l in lines if l[0] == "MARK" and l[1] != "0.000000")
+maps = sum(1 for l in lines if l[0] in ("MAP", "UNMAP"))
+by = collections.defaultdict(list)
+for e in events:
+    by[e["ph"]].append(e)
+instants = [e for e in by["i"] if e["name"][:2] in ("R ", "W ")]
+loops = by["X"]
+assert len(instants) + sum(e["args"]["count"] for e in loops) == accesses, "accesses"
+assert len(by["C"]) == len(instants) + len(loops), "counters"
+assert sum(1 for e in by["i"] if e["s"] == "g") == marks, "markers"
+assert sum(1 for e in by["i"] if e["name"].split()[0] in ("MAP", "UNMAP")) == maps, "maps"
+procs = {e["pid"] for e in by["M"] if e["name"] == "process_name"}
+threads = {(e["pid"], e["tid"]) for e in by["M"] if e["name"] == "thread_name"}
+for e in events:
+    assert e["pid"] in procs, e
+    if e["ph"] in "iX" and e["pid"]:
+        assert (e["pid"], e["tid"]) in threads, e
+assert all(e["dur"] >= 0 and e["args"]["count"] >= 2 for e in loops), "loops"
+' "$work/t.json" fixtures/$trace.txt > "$work/py" 2>&1; then
+		ok "timeline of $trace reads back: each access once, every track named"
+	else
+		not_ok "timeline of $trace reads back: each access once, every track named" \
+			"status $status; $err$(cat "$work/py")"
+	fi
+done
+printf 'VERSION 20070824\nR 4 1.000000 1 0x1000 0x1 0x0 0\nR 4 x 1 0x1000 0x1 0x0 0\nR 4 1.000002 1 0x1000 0x1 0x0 0\n' > "$work/bad.txt"
+echo stale > "$work/t.json"
+fails "timeline of a malformed trace: refused, its -o file removed" 1 \
+	"mmioctl: $work/bad.txt:3: malformed timestamp 'x'" timeline --no-maps -o "$work/t.json" "$work/bad.txt"
+if [ -e "$work/t.json" ]; then
+	not_ok "timeline of a malformed trace leaves no file"
+else
+	ok "timeline of a malformed trace leaves no file"
+fi
+fails "timeline -o into a missing directory" 1 \
+	"mmioctl: $work/none/t.json: No such file or directory" \
+	timeline --no-maps -o "$work/none/t.json" fixtures/edu-session.txt
+fails "timeline -o with no FILE" 2 "mmioctl: timeline: -o needs a FILE
+Try 'mmioctl --help'." \
+	timeline --no-maps -o "" fixtures/edu-session.txt
+fails "timeline refuses --fold" 2 "mmioctl: timeline: unknown or incomplete option '--fold'
+Try 'mmioctl --help'." \
+	timeline --fold fixtures/edu-session.txt
+fails "timeline takes one trace" 2 \
+	"mmioctl: timeline takes one trace (a file, or - for standard input)
+Try 'mmioctl --help'." \
+	timeline --no-maps fixtures/edu-session.txt fixtures/features.txt
+
 # --- the README shows what decode prints ---
 excerpt=$(sed -n '/<!-- decode excerpt: ctl-tool\/tests\/expected\/nvme-probe.decode -->/,/<!-- end of the excerpt -->/p' "$readme" |
 	grep '^    [0-9]' | sed 's/^    //')

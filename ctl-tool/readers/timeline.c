@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * timeline [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [-o FILE] TRACE|-
+ *
+ * The trace in the Chrome/Perfetto JSON trace format ("Trace Event
+ * Format": an object whose traceEvents array Perfetto's UI and
+ * chrome://tracing open as they are), to look at in time:
+ *
+ *   - one process per region (a device's BAR, a mapping, "phys"), named by
+ *     its label; in it one thread per process of the trace's pid column
+ *     ("kernel" for pid 0), since the stock format has no CPU column;
+ *   - a counter per register (or BAR offset) whose value is the last value
+ *     read or written there;
+ *   - each read and write an instant event on its thread, named "R CSTS"
+ *     or "W +0x0014", the value, width, line and decoded fields in args;
+ *   - a polling loop (analyze.h) one complete event ("X") over the reads
+ *     of the loop, its count and the value it waited for in args;
+ *   - process 0, "trace": MAP and UNMAP lines as instants, MARK lines and
+ *     lost events as global instants (a line across every track).
+ *
+ * Times are the trace's microseconds (the format's "ts" unit). Values are
+ * JSON numbers in the counters (a viewer's doubles: exact to 2^53) and hex
+ * strings in args.
+ */
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/files.h"
+#include "common/out.h"
+#include "readers/analyze.h"
+#include "readers/readers.h"
+
+#define TRACE_PID	0	/* process "trace": maps, markers, lost events */
+
+struct timeline {
+	struct session *s;
+	struct poll run;
+	unsigned long long events;
+	uint64_t last_us;	/* of the last line with a time */
+};
+
+/* Per region (region->data): its threads already named, by pid. */
+struct track {
+	struct u64map threads;
+};
+
+/* ---- events ---- */
+
+/* Opens an event object of phase PH on PID/TID: the caller adds and closes it. */
+static void event_start(struct timeline *tl, const char *ph, uint64_t pid, uint64_t tid)
+{
+	out_str(tl->events++ ? ",\n{\"ph\":\"" : "{\"ph\":\"");
+	out_str(ph);
+	out_str("\",\"pid\":");
+	out_dec(pid);
+	out_str(",\"tid\":");
+	out_dec(tid);
+}
+
+static void key(const char *name)
+{
+	out_str(",\"");
+	out_str(name);
+	out_str("\":");
+}
+
+static void hex_value(const char *name, uint64_t v)
+{
+	key(name);
+	out_str("\"0x");
+	out_hex(v, 1);
+	out_char('"');
+}
+
+static void ts(uint64_t us)
+{
+	key("ts");
+	out_dec(us);
+}
+
+/* A metadata event: process or thread NAME ("process_name", "thread_name"). */
+static void metadata(struct timeline *tl, const char *what, uint64_t pid, uint64_t tid,
+		     const char *name, size_t len)
+{
+	event_start(tl, "M", pid, tid);
+	key("name");
+	out_str("\"");
+	out_str(what);
+	out_str("\",\"args\":{\"name\":");
+	out_json_string(name, len);
+	out_str("}}");
+}
+
+static void sort_index(struct timeline *tl, uint64_t pid)
+{
+	event_start(tl, "M", pid, 0);
+	out_str(",\"name\":\"process_sort_index\",\"args\":{\"sort_index\":");
+	out_dec(pid);
+	out_str("}}");
+}
+
+/* Regions are processes 1, 2, ... in the order the trace met them. */
+static uint64_t region_pid(const struct region *r)
+{
+	return r->index + 1;
+}
+
+/* Name the region's process, and the thread of PID in it, when first seen. */
+static int name_track(struct timeline *tl, struct region *r, uint64_t pid)
+{
+	struct track *track = r->data;
+	char name[32];
+
+	if (!track) {
+		track = calloc(1, sizeof(*track));
+		if (!track)
+			return -1;
+		r->data = track;
+		metadata(tl, "process_name", region_pid(r), 0, r->label, strlen(r->label));
+		sort_index(tl, region_pid(r));
+	}
+	if (u64map_get(&track->threads, pid))
+		return 0;
+	if (u64map_put(&track->threads, pid, track))
+		return -1;
+	if (pid)
+		snprintf(name, sizeof(name), "pid %" PRIu64, pid);
+	else
+		snprintf(name, sizeof(name), "kernel");
+	metadata(tl, "thread_name", region_pid(r), pid, name, strlen(name));
+	return 0;
+}
+
+/* "CSTS", or "+0x0014" where no map names the register. */
+static size_t register_name(const struct access *a, char *buf, size_t size)
+{
+	if (a->hit.reg)
+		return rm_name(&a->hit, buf, size);
+	return snprintf(buf, size, "+0x%0*" PRIx64, (int)a->region->digits, a->offset);
+}
+
+/* The counter of A's register takes VALUE at time US. */
+static void counter(struct timeline *tl, const struct access *a, uint64_t us, uint64_t value)
+{
+	char name[256];
+
+	event_start(tl, "C", region_pid(a->region), 0);
+	key("name");
+	out_json_string(name, register_name(a, name, sizeof(name)));
+	ts(us);
+	out_str(",\"args\":{\"value\":");
+	out_dec(value);
+	out_str("}}");
+}
+
+/* "value", "width", "line", "pc" and, with a register, "decoded" of A's VALUE. */
+static void access_args(const struct access *a, uint64_t value)
+{
+	char buf[DECODED_MAX];
+
+	out_str(",\"args\":{\"line\":");
+	out_dec(a->line);
+	hex_value("value", value);
+	key("width");
+	out_dec(a->t.width);
+	hex_value("offset", a->offset);
+	hex_value("phys", a->t.phys);
+	if (a->t.pc)
+		hex_value("pc", a->t.pc);
+	if (a->hit.reg) {
+		key("decoded");
+		out_json_string(buf, rm_decode(&a->hit, a->t.width, value, buf, sizeof(buf)));
+	}
+}
+
+/* A read or write: its instant and its register's counter. */
+static int access_event(struct timeline *tl, const struct access *a)
+{
+	char name[256];
+	size_t len;
+
+	if (name_track(tl, a->region, a->t.pid))
+		return -1;
+	name[0] = a->t.type == TRACE_READ ? 'R' : 'W';
+	name[1] = ' ';
+	len = 2 + register_name(a, name + 2, sizeof(name) - 2);
+	event_start(tl, "i", region_pid(a->region), a->t.pid);
+	key("name");
+	out_json_string(name, len);
+	ts(a->t.time_us);
+	out_str(",\"s\":\"t\"");
+	access_args(a, a->t.value);
+	out_str("}}");
+	counter(tl, a, a->t.time_us, a->t.value);
+	return 0;
+}
+
+/* A polling loop: a complete event over its reads, then its final read. */
+static int loop_event(struct timeline *tl, const struct poll *run, const struct access *final)
+{
+	const struct access *a = &run->first;
+	uint64_t end_us = final ? final->t.time_us : run->last_us;
+	char name[256];
+	size_t len;
+
+	if (name_track(tl, a->region, a->t.pid))
+		return -1;
+	memcpy(name, "poll ", 5);
+	len = 5 + register_name(a, name + 5, sizeof(name) - 5);
+	event_start(tl, "X", region_pid(a->region), a->t.pid);
+	key("name");
+	out_json_string(name, len);
+	ts(a->t.time_us);
+	key("dur");
+	/* A clock that went backwards gives a loop of no length, not 2^64 us. */
+	out_dec(end_us >= a->t.time_us ? end_us - a->t.time_us : 0);
+	access_args(a, a->t.value);
+	key("count");
+	out_dec(run->count);
+	if (final)
+		hex_value("then", final->t.value);
+	out_str("}}");
+	counter(tl, a, a->t.time_us, a->t.value);
+	return final ? access_event(tl, final) : 0;
+}
+
+static int run_ended(void *ctx, const struct poll *run, const struct access *final)
+{
+	struct timeline *tl = ctx;
+
+	if (run->count == 1 && !final)
+		return access_event(tl, &run->first);
+	return loop_event(tl, run, final);
+}
+
+/* MAP, UNMAP, MARK, lost events and UNKNOWN: instants. */
+static int other_event(struct timeline *tl, const struct trace_line *t, unsigned long long number)
+{
+	char name[64];
+	struct access a;
+
+	switch (t->type) {
+	case TRACE_MAP:
+	case TRACE_UNMAP:
+		snprintf(name, sizeof(name), "%s %ld", t->type == TRACE_MAP ? "MAP" : "UNMAP",
+			 t->map_id);
+		event_start(tl, "i", TRACE_PID, t->pid);
+		key("name");
+		out_json_string(name, strlen(name));
+		ts(t->time_us);
+		out_str(",\"s\":\"p\",\"args\":{\"line\":");
+		out_dec(number);
+		if (t->type == TRACE_MAP) {
+			hex_value("phys", t->phys);
+			hex_value("len", t->len);
+		}
+		out_str("}}");
+		return 0;
+	case TRACE_MARK:
+		event_start(tl, "i", TRACE_PID, 0);
+		key("name");
+		out_json_string(t->text, t->text_len);
+		ts(t->time_us);
+		out_str(",\"s\":\"g\",\"args\":{\"line\":");
+		out_dec(number);
+		out_str("}}");
+		return 0;
+	case TRACE_LOST:
+		/* Lost events have no time: at the last one seen, as a line. */
+		snprintf(name, sizeof(name), "%" PRIu64 " events lost", t->lost);
+		event_start(tl, "i", TRACE_PID, 0);
+		key("name");
+		out_json_string(name, strlen(name));
+		ts(tl->last_us);
+		out_str(",\"s\":\"g\",\"args\":{\"line\":");
+		out_dec(number);
+		out_str("}}");
+		return 0;
+	case TRACE_UNKNOWN:
+		if (access_from(tl->s, t, number, &a) || name_track(tl, a.region, t->pid))
+			return -1;
+		event_start(tl, "i", region_pid(a.region), t->pid);
+		out_str(",\"name\":\"UNKNOWN\"");
+		ts(t->time_us);
+		out_str(",\"s\":\"t\",\"args\":{\"line\":");
+		out_dec(number);
+		hex_value("phys", t->phys);
+		hex_value("pc", t->pc);
+		out_str("}}");
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int timeline_line(void *ctx, const struct trace_line *t, unsigned long long number,
+			 const char *text, size_t len)
+{
+	struct timeline *tl = ctx;
+	struct access a;
+	int taken;
+
+	(void)text;
+	(void)len;
+	if (t->type >= TRACE_READ && t->type <= TRACE_UNKNOWN && t->type != TRACE_LOST)
+		tl->last_us = t->time_us;
+	if (trace_is_access(t)) {
+		if (access_from(tl->s, t, number, &a))
+			return -1;
+		taken = poll_feed(&tl->run, &a, run_ended, tl);
+		if (taken < 0)
+			return -1;
+		return taken ? 0 : access_event(tl, &a);
+	}
+	if (poll_flush(&tl->run, run_ended, tl) || regions_update(tl->s, t))
+		return -1;
+	return other_event(tl, t, number);
+}
+
+static void free_tracks(struct session *s)
+{
+	struct track *track;
+	size_t i;
+
+	for (i = 0; i < s->regions.n; i++) {
+		track = s->regions.all[i]->data;
+		if (!track)
+			continue;
+		u64map_free(&track->threads);
+		free(track);
+		s->regions.all[i]->data = NULL;
+	}
+}
+
+static int write_timeline(struct session *s)
+{
+	struct timeline tl = { .s = s };
+	struct trace_walk w = { timeline_line, NULL, NULL, &tl, NULL, 0 };
+	static const char trace_name[] = "trace";
+	int ret;
+
+	out_str("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
+	metadata(&tl, "process_name", TRACE_PID, 0, trace_name, strlen(trace_name));
+	sort_index(&tl, TRACE_PID);
+	ret = walk_trace(s->paths[0], &w);
+	if (!ret && poll_flush(&tl.run, run_ended, &tl))
+		ret = system_error("malloc");
+	/* A trace refused half-way gives no JSON that looks whole. */
+	if (!ret)
+		out_str("\n]}\n");
+	out_flush();
+	free_tracks(s);
+	if (!ret)
+		session_note_unused_maps(s, w.name);
+	return ret;
+}
+
+/* Standard output becomes PATH, created or truncated; 0, or said why not. */
+static int output_to(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		return system_error(path);
+	if (dup2(fd, STDOUT_FILENO) < 0) {
+		close(fd);
+		return system_error(path);
+	}
+	close(fd);
+	return 0;
+}
+
+int cmd_timeline(int argc, char **argv)
+{
+	struct session s;
+	bool opened = false;
+	int ret;
+
+	ret = session_start(&s, argc, argv, OPT_MAP | OPT_OUTPUT, 1);
+	if (!ret && s.output) {
+		ret = output_to(s.output);
+		opened = !ret;
+	}
+	if (!ret)
+		ret = write_timeline(&s);
+	/* A trace refused half-way leaves no half a file behind. */
+	if (ret && opened)
+		unlink(s.output);
+	session_end(&s);
+	return ret;
+}
