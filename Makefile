@@ -53,7 +53,7 @@ export ACCEL_CACHE := $(abspath $(BUILD))/accel
 
 PACKAGES := linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev \
 	cpio kmod qemu-system-x86 busybox-static bash-static bats git perl python3 python3-ply python3-git groff-base gdb \
-	libxml2-dev trace-cmd
+	libxml2-dev trace-cmd librsvg2-bin
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 
 PATCHES   := $(shell sed -e '/^\#/d' -e '/^$$/d' -e 's|^|patches/|' patches/series)

@@ -282,3 +282,21 @@ int read_all(const char *path, char **buf, size_t *len)
 		*len = used;
 	return 0;
 }
+
+/*
+ * Standard output becomes PATH, created or truncated (-o FILE of timeline
+ * and plot); 0, or said why not.
+ */
+int output_to(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		return system_error(path);
+	if (dup2(fd, STDOUT_FILENO) < 0) {
+		close(fd);
+		return system_error(path);
+	}
+	close(fd);
+	return 0;
+}

@@ -30,5 +30,6 @@ int read_line(const char *path, char *buf, size_t size);
 int try_read_line(const char *path, char *buf, size_t size);
 int read_all(const char *path, char **buf, size_t *len);
 int print_file(const char *path, const char *indent, bool skip_comments);
+int output_to(const char *path);
 
 #endif

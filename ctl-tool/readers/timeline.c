@@ -22,7 +22,6 @@
  * JSON numbers in the counters (a viewer's doubles: exact to 2^53) and hex
  * strings in args.
  */
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -358,21 +357,6 @@ static int write_timeline(struct session *s)
 	if (!ret)
 		session_note_unused_maps(s, w.name);
 	return ret;
-}
-
-/* Standard output becomes PATH, created or truncated; 0, or said why not. */
-static int output_to(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-
-	if (fd < 0)
-		return system_error(path);
-	if (dup2(fd, STDOUT_FILENO) < 0) {
-		close(fd);
-		return system_error(path);
-	}
-	close(fd);
-	return 0;
 }
 
 int cmd_timeline(int argc, char **argv)

@@ -420,6 +420,68 @@ fails "timeline takes one trace" 2 \
 Try 'mmioctl --help'." \
 	timeline --no-maps fixtures/edu-session.txt fixtures/features.txt
 
+# --- plot: a picture in SVG ---
+exactly "edu session plotted" edu-session.svg \
+	plot --map $maps/edu.xml fixtures/edu-session.txt
+# The README's picture is what plot draws of the nvme probe.
+run plot --map $maps/nvme.xml fixtures/nvme-probe.txt
+if [ "$status" = 0 ] && [ -z "$err" ] && cmp -s "$work/out" ../../docs/nvme-probe.svg; then
+	ok "plot of the nvme probe is docs/nvme-probe.svg, the README's picture"
+else
+	not_ok "plot of the nvme probe is docs/nvme-probe.svg, the README's picture" \
+		"status $status; $err$(diff ../../docs/nvme-probe.svg "$work/out" | head -n 10)"
+fi
+# Read back: the hottest registers first, the counts add up to the
+# trace's accesses, every drawn row has marks.
+for trace in nvme-probe e1000-link edu-session features; do
+	rm -f "$work/p.svg"
+	run plot --map-dir $maps -o "$work/p.svg" fixtures/$trace.txt
+	if [ "$status" = 0 ] && [ ! -s "$work/out" ] && python3 -c '
+import re, sys, xml.etree.ElementTree as ET
+svg = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+lines = [l.split() for l in open(sys.argv[2]) if l.strip()]
+accesses = sum(1 for l in lines if l[0] in ("R", "W"))
+texts = svg.findall(ns + "text")
+header = int(texts[1].text.split()[0])
+assert header == accesses, (header, accesses)
+counts = [int(t.text) for t in texts if t.get("fill") == "#666"]
+assert counts == sorted(counts, reverse=True) and len(counts) <= 32, counts
+note = [t.text for t in texts if t.text and t.text.startswith("and ")]
+more = int(re.match(r"and \d+ more registers \((\d+) accesses\)", note[0]).group(1)) if note else 0
+assert sum(counts) + more == accesses, (sum(counts), more, accesses)
+rows = {int(r.get("y")) for r in svg.findall(ns + "rect") if r.get("height") == "6" and int(r.get("y")) >= 48}
+assert len({(y - 51) // 18 for y in rows}) == len(counts), "a row without marks"
+' "$work/p.svg" fixtures/$trace.txt > "$work/py" 2>&1; then
+		ok "plot of $trace reads back: hottest first, counts add up, every row marked"
+	else
+		not_ok "plot of $trace reads back: hottest first, counts add up, every row marked" \
+			"status $status; $err$(cat "$work/py")"
+	fi
+done
+# Rendered as a picture (rsvg-convert, librsvg): a PNG of the SVG's size.
+if rsvg-convert ../../docs/nvme-probe.svg -o "$work/p.png" 2> "$work/py" && python3 -c '
+import struct, sys
+png = open(sys.argv[1], "rb").read(24)
+assert png[:8] == b"\x89PNG\r\n\x1a\n"
+assert struct.unpack(">II", png[16:24]) == (976, 684), struct.unpack(">II", png[16:24])
+' "$work/p.png" >> "$work/py" 2>&1; then
+	ok "docs/nvme-probe.svg renders (rsvg-convert) as a 976x684 picture"
+else
+	not_ok "docs/nvme-probe.svg renders (rsvg-convert) as a 976x684 picture" "$(cat "$work/py")"
+fi
+printf 'VERSION 20070824\nMAP 1.000000 1 0xfea00000 0xffffc90000100000 0x1000 0x0 0\nMARK 1.000001 nothing here\n' > "$work/none.txt"
+echo stale > "$work/p.svg"
+fails "plot of a trace without accesses: refused, no file" 1 \
+	"mmioctl: $work/none.txt: no access to plot" plot --no-maps -o "$work/p.svg" "$work/none.txt"
+if [ -e "$work/p.svg" ]; then
+	not_ok "plot of a trace without accesses leaves no file"
+else
+	ok "plot of a trace without accesses leaves no file"
+fi
+fails "plot refuses --json" 2 "mmioctl: plot: unknown or incomplete option '--json'
+Try 'mmioctl --help'." plot --json fixtures/edu-session.txt
+
 # --- the README shows what decode prints ---
 excerpt=$(sed -n '/<!-- decode excerpt: ctl-tool\/tests\/expected\/nvme-probe.decode -->/,/<!-- end of the excerpt -->/p' "$readme" |
 	grep '^    [0-9]' | sed 's/^    //')
