@@ -311,6 +311,15 @@ static int find_maps(struct session *s)
 }
 #endif
 
+static bool only_one_stdin(const struct session *s)
+{
+	int i, stdin_paths = 0;
+
+	for (i = 0; i < s->npaths; i++)
+		stdin_paths += !strcmp(s->paths[i], "-");
+	return stdin_paths > 1;
+}
+
 int session_start(struct session *s, int argc, char **argv, unsigned int allowed, int npaths)
 {
 	static const struct option longopts[] = {
@@ -331,7 +340,7 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 	char path[4096];
 	uint64_t base;
 	bool bound;
-	int c;
+	int c, longindex = -1;
 
 	memset(s, 0, sizeof(*s));
 	s->map_paths = calloc(argc, sizeof(*s->map_paths));
@@ -342,7 +351,7 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 	optind = 0;
 	opterr = 0;
 	/* Options may follow the traces too ("stat t.txt --json"). */
-	while ((c = getopt_long(argc, argv, "m:o:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:o:", longopts, &longindex)) != -1) {
 		if (c == 'm' && (allowed & OPT_MAP)) {
 			if (split_bind(optarg, path, sizeof(path), &base, &bound))
 				return usage_error("%s: invalid map '%s': expected FILE or FILE@ADDR",
@@ -368,24 +377,33 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 			if (!*optarg)
 				return usage_error("%s: -o needs a FILE", argv[0]);
 			s->output = optarg;
+		} else if (c != '?' && c != ':') {
+			/* Known, not this command's: named as given, not by its argument. */
+			return usage_error("%s: unknown or incomplete option '%s%s'", argv[0],
+					   longindex >= 0 ? "--" : "-",
+					   longindex >= 0 ? longopts[longindex].name : (char[]){ c, 0 });
 		} else {
 			return usage_error("%s: unknown or incomplete option '%s'", argv[0],
 					   argv[optind - 1]);
 		}
+		longindex = -1;
 	}
-	if (argc - optind != npaths)
+	if (npaths == TRACES_ANY ? argc == optind : argc - optind != npaths)
 		return usage_error("%s takes %s", argv[0],
 				   npaths == 1 ? "one trace (a file, or - for standard input)" :
-				   "two traces");
+				   npaths == 2 ? "two traces" : "one trace or more");
 	s->paths = argv + optind;
-	s->npaths = npaths;
-	if (npaths == 2 && !strcmp(s->paths[0], "-") && !strcmp(s->paths[1], "-"))
+	s->npaths = argc - optind;
+	if (only_one_stdin(s))
 		return usage_error("%s: only one trace can be standard input", argv[0]);
 	if (s->no_maps && (s->nmap_paths || s->nmap_dirs))
 		return usage_error("%s: --no-maps and --map or --map-dir exclude each other", argv[0]);
 	if (s->nmap_paths && s->nmap_dirs)
 		return usage_error("%s: --map names the maps, --map-dir where to find them: give one",
 				   argv[0]);
+	/* A command that takes no map (model) names every register by its offset. */
+	if (!(allowed & OPT_MAP))
+		s->no_maps = true;
 	if (!s->nmap_paths && !s->no_maps)
 		return find_maps(s);
 	return load_maps(s);

@@ -110,8 +110,10 @@ struct session {
 
 /*
  * Options of decode, stat and diff (those in ALLOWED), then NPATHS trace
- * paths; loads the maps. 0, or the exit status with a message printed.
+ * paths (TRACES_ANY: one or more); loads the maps, unless OPT_MAP is not
+ * allowed. 0, or the exit status with a message printed.
  */
+#define TRACES_ANY	(-1)
 int session_start(struct session *s, int argc, char **argv, unsigned int allowed, int npaths);
 void session_end(struct session *s);
 /* Forget the regions of the last trace (diff reads two). */

@@ -16,6 +16,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_timeline(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 
 /* convert.c: what an events trace held */
 struct convert_counts {

@@ -482,6 +482,66 @@ fi
 fails "plot refuses --json" 2 "mmioctl: plot: unknown or incomplete option '--json'
 Try 'mmioctl --help'." plot --json fixtures/edu-session.txt
 
+# --- model: a register map inferred from traces ---
+exactly "model of the nvme probe" nvme-probe.model.xml model fixtures/nvme-probe.txt
+exactly "model of two edu sessions, added up" edu-sessions.model.xml \
+	model fixtures/edu-session.txt fixtures/edu-session2.txt
+# What each inference says, on a trace written for it.
+printf 'VERSION 20070824\nMAP 1.000000 1 0x10000000 0xffffc90000100000 0x1000 0x0 0\nR 4 1.000001 1 0x10000000 0x5 0x0 0\nW 4 1.000002 1 0x10000000 0x4 0x0 0\nR 4 1.000003 1 0x10000000 0x1 0x0 0\nW 4 1.000004 1 0x10000004 0x12345678 0x0 0\nR 4 1.000005 1 0x10000004 0xedcba987 0x0 0\nR 4 1.000006 1 0x10000008 0x1 0x0 0\nR 4 1.000007 1 0x10000008 0x1 0x0 0\nR 4 1.000008 1 0x10000008 0x1 0x0 0\nR 4 1.000009 1 0x10000008 0x0 0x0 0\nR 2 1.000010 1 0x1000000c 0xbeef 0x0 0\nR 4 1.000011 1 0x1000000c 0xdeadbeef 0x0 0\nUNMAP 1.000012 1 0x0 0\nR 4 1.000013 -1 0x20000000 0x1 0x0 0\n' > "$work/m.txt"
+run model -o "$work/m.xml" "$work/m.txt"
+if [ "$status" = 0 ] && [ "$err" = "mmioctl: model: 1 access outside every BAR and mapping left out" ]; then
+	ok "model: an access outside every BAR and mapping is left out, and said"
+else
+	not_ok "model: an access outside every BAR and mapping is left out, and said" "status $status; $err"
+fi
+cp "$work/m.xml" "$work/out"
+has "model: a mapping is a domain to bind at its address" \
+	'	<doc>A mapping at 0x10000000: bind it with --map FILE@0x10000000.</doc>'
+has "model: a write of set bits that a read then has clear is write-1-to-clear" \
+	'		<doc>2 reads, 1 write; first read 0x00000005; bits changed 0x00000005; write-1-to-clear? bits 0x00000004.</doc>'
+has "model: a read-back register is not write-1-to-clear, and a number has no bitfields" \
+	'		<doc>1 read, 1 write; first read 0xedcba987; bits changed 0xffffffff.</doc>'
+has "model: a polled register, the bit it waited on" \
+	'		<doc>4 reads, 0 writes; first read 0x00000001; bits changed 0x00000001; changed with no write in between; polled 1 time; waiting on bits 0x00000001.</doc>'
+has "model: a bit that changed is a bitfield" '		<bitfield name="B2" pos="2"/>'
+has "model: the widest access names the register, the others are said" \
+	'		<doc>2 reads, 0 writes; widths 2 4; first read 0x0000beef; bits changed 0xdead0000; changed with no write in between.</doc>'
+has "model: a register only read is access=r" '	<reg32 offset="0x008" name="R008" access="r">'
+# The model loads back: decode names every access of the trace it came from.
+run decode --map "$work/m.xml@0x10000000" "$work/m.txt"
+named=$(grep -cE '^[0-9.]+ [RW][0-9] MAP_10000000\+0x[0-9a-f]+ 0x[0-9a-f]+ R0[0-9a-f]+ ' "$work/out")
+if [ "$status" = 0 ] && [ "$named" = 11 ]; then
+	ok "model loads back bound by --map FILE@ADDR: decode names all 11 accesses of the mapping"
+else
+	not_ok "model loads back bound by --map FILE@ADDR: decode names all 11 accesses of the mapping" \
+		"status $status, $named named; $err"
+fi
+run model -o "$work/nvme.xml" fixtures/nvme-probe.txt
+run decode --map "$work/nvme.xml" fixtures/nvme-probe.txt
+named=$(grep -cE '^[0-9.]+ [RW][0-9] PCI_1B36_0010_BAR0\+0x[0-9a-f]+ 0x[0-9a-f]+ R[0-9a-f]+ ' "$work/out")
+if [ "$status" = 0 ] && [ "$named" = 241 ]; then
+	ok "model of the nvme probe binds by its <pci>: decode names all 241 accesses"
+else
+	not_ok "model of the nvme probe binds by its <pci>: decode names all 241 accesses" \
+		"status $status, $named named; $err"
+fi
+printf 'VERSION 20070824\nR 4 1.000000 -1 0x20000000 0x1 0x0 0\n' > "$work/phys.txt"
+rm -f "$work/m.xml"
+fails "model of accesses outside every device: refused, no file" 1 \
+	"mmioctl: model: no access to a device or a mapping in the trace" \
+	model -o "$work/m.xml" "$work/phys.txt"
+if [ -e "$work/m.xml" ]; then
+	not_ok "model refused writes no file"
+else
+	ok "model refused writes no file"
+fi
+fails "model takes a trace" 2 "mmioctl: model takes one trace or more
+Try 'mmioctl --help'." model -o "$work/m.xml"
+fails "model reads standard input once" 2 "mmioctl: model: only one trace can be standard input
+Try 'mmioctl --help'." model - -
+fails "model takes no map" 2 "mmioctl: model: unknown or incomplete option '--map'
+Try 'mmioctl --help'." model --map $maps/nvme.xml fixtures/nvme-probe.txt
+
 # --- the README shows what decode prints ---
 excerpt=$(sed -n '/<!-- decode excerpt: ctl-tool\/tests\/expected\/nvme-probe.decode -->/,/<!-- end of the excerpt -->/p' "$readme" |
 	grep '^    [0-9]' | sed 's/^    //')
@@ -490,6 +550,24 @@ if [ -n "$excerpt" ] && grep -qF -- "$excerpt" expected/nvme-probe.decode &&
 	ok "the README's decoded nvme excerpt is decode's output"
 else
 	not_ok "the README's decoded nvme excerpt is decode's output" "$excerpt"
+fi
+
+# --- the README shows what model writes ---
+if python3 -c '
+import re, sys
+readme, expected = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+m = re.search(r"<!-- model excerpt: ctl-tool/tests/expected/nvme-probe.model.xml -->\n(.*?)<!-- end of the excerpt -->", readme, re.S)
+assert m, "no excerpt"
+parts = m.group(1).split("    ...\n")
+assert len(parts) == 2, "the excerpt is two parts around ..."
+at = 0
+for part in parts:
+    text = "".join(l[4:].replace("  ", "\t") + "\n" for l in part.splitlines())
+    at = expected.index(text, at) + len(text)
+' "$readme" expected/nvme-probe.model.xml 2> "$work/py"; then
+	ok "the README's model excerpt is model's output"
+else
+	not_ok "the README's model excerpt is model's output" "$(cat "$work/py")"
 fi
 
 # --- bad input: usage (2), bad data (1), never a crash ---

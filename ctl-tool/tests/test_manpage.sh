@@ -31,6 +31,7 @@ mmioctl stat [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [--json] TRAC
 mmioctl diff [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] A B
 mmioctl timeline [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [-o FILE] TRACE|-
 mmioctl plot [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [-o FILE] TRACE|-
+mmioctl model [-o FILE] TRACE...
 mmioctl convert [TRACE|-]
 mmioctl last-boot [-i NAME] [--clear]
 mmioctl boot-params [--flight[=SIZE]] [-i NAME] TARGET...
