@@ -152,6 +152,21 @@ static void json_decoded(const struct access *a, uint64_t value)
 	out_char('}');
 }
 
+/* The device and BAR of an access in a BAR: "bdf":"00:06.0","bar":0 */
+static void json_bar(const struct region *r)
+{
+	json_key("bdf");
+	out_char('"');
+	out_hex(r->bus, 2);
+	out_char(':');
+	out_hex(r->devfn >> 3, 2);
+	out_char('.');
+	out_dec(r->devfn & 7);
+	out_char('"');
+	json_key("bar");
+	out_dec(r->bar);
+}
+
 static void json_access(const struct access *a, const struct poll *run, const struct access *final)
 {
 	char name[256];
@@ -174,6 +189,8 @@ static void json_access(const struct access *a, const struct poll *run, const st
 		out_json_string(a->region->label, strlen(a->region->label));
 		json_hex("offset", a->offset);
 	}
+	if (a->region->kind == REGION_BAR)
+		json_bar(a->region);
 	if (a->hit.reg) {
 		json_key("register");
 		out_json_string(name, rm_name(&a->hit, name, sizeof(name)));
