@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/files.h"
@@ -284,19 +285,70 @@ int read_all(const char *path, char **buf, size_t *len)
 }
 
 /*
- * Standard output becomes PATH, created or truncated (-o FILE of timeline
- * and plot); 0, or said why not.
+ * -o FILE of the trace readers: standard output goes to a temporary file
+ * beside FILE, which replaces FILE only once all of it is written, so that
+ * a refused trace or a full disk leaves FILE as it was. FILE that exists
+ * and is not a regular file (/dev/null, a pipe) is written directly, and
+ * never removed.
  */
-int output_to(const char *path)
+static mode_t current_umask(void)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	mode_t mask = umask(0);
 
-	if (fd < 0)
-		return system_error(path);
-	if (dup2(fd, STDOUT_FILENO) < 0) {
-		close(fd);
+	umask(mask);
+	return mask;
+}
+
+static struct {
+	const char *path;
+	char *tmp;		/* NULL: writing PATH itself */
+} output;
+
+int output_start(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	output.path = path;
+	output.tmp = NULL;
+	if (stat(path, &st) || S_ISREG(st.st_mode)) {
+		output.tmp = malloc(strlen(path) + sizeof(".XXXXXX"));
+		if (!output.tmp)
+			return system_error("malloc");
+		sprintf(output.tmp, "%s.XXXXXX", path);
+		fd = mkstemp(output.tmp);
+		if (fd >= 0)
+			fchmod(fd, 0666 & ~current_umask());
+	} else {
+		fd = open(path, O_WRONLY | O_CLOEXEC);
+	}
+	if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		int err = errno;
+
+		if (fd >= 0)
+			close(fd);
+		if (output.tmp)
+			unlink(output.tmp);
+		free(output.tmp);
+		output.tmp = NULL;
+		errno = err;
 		return system_error(path);
 	}
 	close(fd);
 	return 0;
+}
+
+int output_end(int status)
+{
+	char *tmp = output.tmp;
+
+	output.tmp = NULL;
+	if (!status && (fflush(stdout) || ferror(stdout)))
+		status = system_error(output.path);
+	if (tmp && !status && rename(tmp, output.path))
+		status = system_error(output.path);
+	if (tmp && status)
+		unlink(tmp);
+	free(tmp);
+	return status;
 }

@@ -30,6 +30,11 @@ int read_line(const char *path, char *buf, size_t size);
 int try_read_line(const char *path, char *buf, size_t size);
 int read_all(const char *path, char **buf, size_t *len);
 int print_file(const char *path, const char *indent, bool skip_comments);
-int output_to(const char *path);
+/*
+ * -o FILE: standard output goes to FILE (through a temporary file that
+ * output_end() renames onto it when STATUS is 0, and removes otherwise).
+ */
+int output_start(const char *path);
+int output_end(int status);
 
 #endif

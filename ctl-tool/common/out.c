@@ -129,3 +129,53 @@ void out_json_string(const char *str, size_t n)
 	}
 	out_char('"');
 }
+
+/* Text of an XML element or attribute (SVG, rnndb): escaped, as out_json_string(). */
+void out_xml(const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, len;
+
+	while (i < n) {
+		len = utf8_length(s + i, n - i);
+		if (!len) {
+			out_str("&#xfffd;");
+			i++;
+			continue;
+		}
+		switch (s[i]) {
+		case '&': out_str("&amp;"); break;
+		case '<': out_str("&lt;"); break;
+		case '>': out_str("&gt;"); break;
+		case '"': out_str("&quot;"); break;
+		default:
+			/* XML 1.0 has no control characters but tab, newline, return. */
+			if (s[i] >= 0x20 || s[i] == '\t')
+				out_mem((const char *)s + i, len);
+		}
+		i += len;
+	}
+}
+
+void out_int(long long v)
+{
+	if (v < 0)
+		out_char('-');
+	out_dec(v < 0 ? -(uint64_t)v : (uint64_t)v);
+}
+
+size_t utf8_cut(const char *str, size_t n, size_t max)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, len;
+
+	while (i < n) {
+		len = utf8_length(s + i, n - i);
+		if (!len)
+			len = 1;
+		if (i + len > max)
+			break;
+		i += len;
+	}
+	return i;
+}

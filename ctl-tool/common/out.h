@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Output of decode and diff, a line at a time, into one buffer written to
+ * Output of the trace readers, a line at a time, into one buffer written to
  * standard output when full: printf() per field would cost more than all
- * the parsing. Errors surface when mmioctl closes standard output.
+ * the parsing. Errors surface when mmioctl closes standard output, or, for
+ * -o FILE, when output_end() (files.h) finishes FILE.
  */
 #ifndef MMIOCTL_OUT_H
 #define MMIOCTL_OUT_H
@@ -56,5 +57,10 @@ void out_dec(uint64_t v);
 void out_time(uint64_t us);
 /* A JSON string, quoted and escaped; bytes that are not UTF-8 become U+FFFD. */
 void out_json_string(const char *s, size_t n);
+/* XML text, escaped; bytes that are not UTF-8 become U+FFFD, control characters go. */
+void out_xml(const char *s, size_t n);
+void out_int(long long v);
+/* How much of S (N bytes) fits in MAX bytes without cutting a UTF-8 character. */
+size_t utf8_cut(const char *s, size_t n, size_t max);
 
 #endif

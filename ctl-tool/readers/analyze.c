@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The part of decode, stat and diff that they share: options and maps,
+ * The part of the trace readers that they share: options and maps,
  * regions, the decoded text of an access. See analyze.h.
  *
  * mmioctl for the guest is built without libxml2 (make MAPS=0): the guest
@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/files.h"
 #include "common/parse.h"
@@ -23,6 +25,19 @@
 #ifndef NO_MAPS
 #include "readers/rnndb.h"
 #endif
+
+void *grow_array(void *array, size_t *cap, size_t n, size_t size, size_t first)
+{
+	size_t want = *cap ? 2 * *cap : first;
+	void *bigger;
+
+	if (n < *cap)
+		return array;
+	bigger = realloc(array, want * size);
+	if (bigger)
+		*cap = want;
+	return bigger;
+}
 
 /* ---- u64map: open addressing, linear probing, backward-shift deletion ---- */
 
@@ -311,13 +326,28 @@ static int find_maps(struct session *s)
 }
 #endif
 
-static bool only_one_stdin(const struct session *s)
+static bool stdin_twice(const struct session *s)
 {
 	int i, stdin_paths = 0;
 
 	for (i = 0; i < s->npaths; i++)
 		stdin_paths += !strcmp(s->paths[i], "-");
 	return stdin_paths > 1;
+}
+
+/* Is -o FILE one of the traces (the same file: device and inode)? */
+static bool output_is_a_trace(const struct session *s)
+{
+	struct stat out, in;
+	int i;
+
+	if (!s->output || stat(s->output, &out))
+		return false;
+	for (i = 0; i < s->npaths; i++)
+		if (strcmp(s->paths[i], "-") && !stat(s->paths[i], &in) &&
+		    in.st_dev == out.st_dev && in.st_ino == out.st_ino)
+			return true;
+	return false;
 }
 
 int session_start(struct session *s, int argc, char **argv, unsigned int allowed, int npaths)
@@ -382,6 +412,9 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 			return usage_error("%s: unknown or incomplete option '%s%s'", argv[0],
 					   longindex >= 0 ? "--" : "-",
 					   longindex >= 0 ? longopts[longindex].name : (char[]){ c, 0 });
+		} else if (optopt && optopt != '?') {
+			/* A short option, maybe in a cluster ("-jo"): by its letter. */
+			return usage_error("%s: unknown or incomplete option '-%c'", argv[0], optopt);
 		} else {
 			return usage_error("%s: unknown or incomplete option '%s'", argv[0],
 					   argv[optind - 1]);
@@ -394,8 +427,10 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 				   npaths == 2 ? "two traces" : "one trace or more");
 	s->paths = argv + optind;
 	s->npaths = argc - optind;
-	if (only_one_stdin(s))
+	if (stdin_twice(s))
 		return usage_error("%s: only one trace can be standard input", argv[0]);
+	if (output_is_a_trace(s))
+		return usage_error("%s: -o %s is a trace it reads", argv[0], s->output);
 	if (s->no_maps && (s->nmap_paths || s->nmap_dirs))
 		return usage_error("%s: --no-maps and --map or --map-dir exclude each other", argv[0]);
 	if (s->nmap_paths && s->nmap_dirs)
@@ -883,4 +918,25 @@ void format_span(uint64_t from_us, uint64_t to_us, char *buf, size_t size)
 		return;
 	}
 	snprintf(buf, size, "%.3g s", us / 1e6);
+}
+
+int session_write_output(int argc, char **argv, unsigned int allowed,
+			 int (*write)(struct session *s))
+{
+	struct session s;
+	bool opened = false;
+	int ret;
+
+	ret = session_start(&s, argc, argv, allowed, 1);
+	if (!ret && s.output) {
+		ret = output_start(s.output);
+		opened = !ret;
+	}
+	if (!ret)
+		ret = write(&s);
+	/* A trace refused half-way leaves FILE as it was. */
+	if (opened)
+		ret = output_end(ret);
+	session_end(&s);
+	return ret;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What decode, stat and diff share: their options and maps, the regions an
- * access falls in (a PCI BAR from a PCIDEV line, a range a map is bound
- * to, or the mapping of its MAP line), the decoded text of an access, and
- * the detection of polling loops. State is kept per region and per
+ * What the trace readers (decode, stat, diff, timeline, plot, model) share:
+ * their options and maps, the regions an access falls in (a PCI BAR from a
+ * PCIDEV line, a range a map is bound to, or the mapping of its MAP line),
+ * the decoded text of an access, and the detection of polling loops. State is kept per region and per
  * register, never per line, so a trace of any length streams through.
  */
 #ifndef MMIOCTL_ANALYZE_H
@@ -28,6 +28,13 @@ void *u64map_get(const struct u64map *m, uint64_t key);
 int u64map_put(struct u64map *m, uint64_t key, void *value);	/* 0 or -1 (ENOMEM) */
 void *u64map_del(struct u64map *m, uint64_t key);		/* the value removed */
 void u64map_free(struct u64map *m);
+
+/*
+ * ARRAY (of *CAP elements of SIZE bytes, N used) with room for one more:
+ * itself, or moved to twice the room (FIRST to begin with); NULL when
+ * memory ran out, ARRAY then untouched.
+ */
+void *grow_array(void *array, size_t *cap, size_t n, size_t size, size_t first);
 
 /* ---- regions ---- */
 
@@ -102,20 +109,27 @@ struct session {
 	bool found_maps;		/* the maps came from the search path: say what bound */
 	bool fold, json;
 	enum sort_key sort;
-	const char *output;		/* -o FILE: timeline's output */
+	const char *output;		/* -o FILE (timeline, plot, model) */
 	char **paths;			/* the traces */
 	int npaths;
 	struct regions regions;
 };
 
 /*
- * Options of decode, stat and diff (those in ALLOWED), then NPATHS trace
+ * Options of a trace reader (those in ALLOWED), then NPATHS trace
  * paths (TRACES_ANY: one or more); loads the maps, unless OPT_MAP is not
  * allowed. 0, or the exit status with a message printed.
  */
 #define TRACES_ANY	(-1)
 int session_start(struct session *s, int argc, char **argv, unsigned int allowed, int npaths);
 void session_end(struct session *s);
+/*
+ * A command that writes one thing from one trace (timeline, plot): its
+ * options (ALLOWED, with OPT_OUTPUT for -o FILE), then WRITE. The FILE of
+ * a trace refused half-way is removed.
+ */
+int session_write_output(int argc, char **argv, unsigned int allowed,
+			 int (*write)(struct session *s));
 /* Forget the regions of the last trace (diff reads two). */
 void session_reset_regions(struct session *s);
 

@@ -18,7 +18,10 @@
  *
  * No map is loaded: every register is named by its offset. Several
  * traces of the same device add up (same vendor:device and BAR, or the
- * same physical base for a mapping).
+ * same physical base for a mapping), as do two devices of one kind in a
+ * trace; the order of accesses (what changed, what a write cleared) is
+ * followed per device and per trace. Registers that overlap (one offset
+ * read at two widths, a byte inside a word) become one.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -35,24 +38,39 @@ struct model_reg {
 	uint64_t offset;
 	unsigned int width;		/* the widest seen */
 	unsigned int widths;		/* bit N: 2^N bytes seen */
+	unsigned int inner;		/* bit K: accesses that start K bytes in (merged) */
 	unsigned long long reads, writes, loops;
-	bool have_first, changes_alone;
-	/* The order of one trace's accesses: cleared between traces. */
-	bool have_read, have_value, written_since_read;
-	uint64_t first_read, last_read, last_value, last_write;
+	bool have_first, write_before_first, changes_alone;
+	uint64_t first_read;
 	uint64_t changed;		/* bits that differed from one access to the next */
 	uint64_t w1c;			/* bits a write of 1 cleared */
 	uint64_t polled;		/* bits a polling loop waited on */
 };
 
+/*
+ * A register's last accesses in one region of one trace: two devices of
+ * one kind, or two traces, do not follow on from each other.
+ */
+struct reg_order {
+	bool have_read, have_value, written_since_read;
+	unsigned int last_width;
+	uint64_t last_read, last_value, last_write;
+};
+
 struct model_domain {
 	bool pci;
 	unsigned int vendor, device, bar;
-	uint64_t base, size;		/* a mapping's; a BAR's size */
+	uint64_t base, size;		/* a mapping's base; the size of what was seen */
 	char name[48];
 	struct model_reg *regs;
 	size_t nregs, cap;
 	struct u64map by_offset;	/* offset -> index + 1 */
+};
+
+/* A region of the trace being read (region->data). */
+struct model_source {
+	struct model_domain *domain;
+	struct u64map order;		/* offset -> struct reg_order */
 };
 
 struct model {
@@ -74,27 +92,19 @@ static bool same_device(const struct model_domain *d, const struct region *r)
 
 static struct model_domain *new_domain(struct model *m, const struct region *r)
 {
-	struct model_domain *d = calloc(1, sizeof(*d));
+	struct model_domain *d = calloc(1, sizeof(*d)), **domains;
 
-	if (!d)
+	domains = grow_array(m->domains, &m->cap, m->ndomains, sizeof(*domains), 8);
+	if (!d || !domains) {
+		free(d);
 		return NULL;
-	if (m->ndomains == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 8;
-		struct model_domain **bigger = realloc(m->domains, cap * sizeof(*bigger));
-
-		if (!bigger) {
-			free(d);
-			return NULL;
-		}
-		m->domains = bigger;
-		m->cap = cap;
 	}
+	m->domains = domains;
 	d->pci = r->kind == REGION_BAR;
 	d->vendor = r->vendor;
 	d->device = r->device;
 	d->bar = r->bar;
 	d->base = r->base;
-	d->size = r->size;
 	if (d->pci)
 		snprintf(d->name, sizeof(d->name), "PCI_%04X_%04X_BAR%u", r->vendor, r->device,
 			 r->bar);
@@ -104,17 +114,46 @@ static struct model_domain *new_domain(struct model *m, const struct region *r)
 	return d;
 }
 
-/* The domain of region R (cached in r->data for this trace). */
-static struct model_domain *domain_of(struct model *m, struct region *r)
+/* The source of region R in this trace, and its domain. */
+static struct model_source *source_of(struct model *m, struct region *r)
 {
+	struct model_source *src = r->data;
 	size_t i;
 
-	if (r->data)
-		return r->data;
-	for (i = 0; i < m->ndomains; i++)
+	if (src)
+		return src;
+	src = calloc(1, sizeof(*src));
+	if (!src)
+		return NULL;
+	for (i = 0; i < m->ndomains && !src->domain; i++)
 		if (same_device(m->domains[i], r))
-			return r->data = m->domains[i];
-	return r->data = new_domain(m, r);
+			src->domain = m->domains[i];
+	if (!src->domain)
+		src->domain = new_domain(m, r);
+	if (!src->domain) {
+		free(src);
+		return NULL;
+	}
+	r->data = src;
+	return src;
+}
+
+static void free_sources(struct session *s)
+{
+	size_t i, slot;
+
+	for (i = 0; i < s->regions.n; i++) {
+		struct model_source *src = s->regions.all[i]->data;
+
+		if (!src)
+			continue;
+		for (slot = 0; slot < src->order.cap; slot++)
+			if (src->order.values && src->order.values[slot])
+				free(src->order.values[slot]);
+		u64map_free(&src->order);
+		free(src);
+		s->regions.all[i]->data = NULL;
+	}
 }
 
 static struct model_reg *reg_of(struct model_domain *d, uint64_t offset)
@@ -124,15 +163,10 @@ static struct model_reg *reg_of(struct model_domain *d, uint64_t offset)
 
 	if (found)
 		return &d->regs[(uintptr_t)found - 1];
-	if (d->nregs == d->cap) {
-		size_t cap = d->cap ? 2 * d->cap : 32;
-		struct model_reg *bigger = realloc(d->regs, cap * sizeof(*bigger));
-
-		if (!bigger)
-			return NULL;
-		d->regs = bigger;
-		d->cap = cap;
-	}
+	reg = grow_array(d->regs, &d->cap, d->nregs, sizeof(*reg), 32);
+	if (!reg)
+		return NULL;
+	d->regs = reg;
 	if (u64map_put(&d->by_offset, offset, (void *)(uintptr_t)(d->nregs + 1)))
 		return NULL;
 	reg = &d->regs[d->nregs++];
@@ -141,83 +175,112 @@ static struct model_reg *reg_of(struct model_domain *d, uint64_t offset)
 	return reg;
 }
 
+static struct reg_order *order_of(struct model_source *src, uint64_t offset)
+{
+	struct reg_order *order = u64map_get(&src->order, offset);
+
+	if (order)
+		return order;
+	order = calloc(1, sizeof(*order));
+	if (!order || u64map_put(&src->order, offset, order)) {
+		free(order);
+		return NULL;
+	}
+	return order;
+}
+
+/* The bits both accesses hold: the narrower one's bytes. */
+static uint64_t common_bits(unsigned int width, unsigned int other)
+{
+	unsigned int bytes = width < other ? width : other;
+
+	return bytes >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * bytes)) - 1;
+}
+
 /*
  * Write-1-to-clear: a read, a write of some of the bits it had set (an
  * interrupt status acknowledged), then a read with those bits clear.
  */
-static uint64_t cleared_by_write(const struct model_reg *reg, uint64_t value)
+static uint64_t cleared_by_write(const struct reg_order *o, uint64_t value)
 {
-	if (!reg->have_read || !reg->written_since_read || !reg->last_write ||
-	    (reg->last_write & ~reg->last_read))
+	if (!o->have_read || !o->written_since_read || !o->last_write ||
+	    (o->last_write & ~o->last_read))
 		return 0;
-	return reg->last_write & ~value;
+	return o->last_write & ~value;
 }
 
-static void saw_read(struct model_reg *reg, uint64_t value)
+static void saw_read(struct model_reg *reg, struct reg_order *o, const struct access *a)
 {
+	uint64_t value = a->t.value, mask = common_bits(a->t.width, o->last_width);
+
 	reg->reads++;
-	reg->w1c |= cleared_by_write(reg, value);
-	if (reg->have_read && !reg->written_since_read && value != reg->last_read)
+	reg->w1c |= cleared_by_write(o, value) & mask;
+	if (o->have_read && !o->written_since_read && ((value ^ o->last_read) & mask))
 		reg->changes_alone = true;
-	if (!reg->have_first)
+	if (!reg->have_first) {
 		reg->first_read = value;
+		reg->write_before_first = reg->writes > 0;
+	}
 	reg->have_first = true;
-	reg->have_read = true;
-	reg->last_read = value;
-	reg->written_since_read = false;
+	o->have_read = true;
+	o->last_read = value;
+	o->written_since_read = false;
 }
 
-static void saw_write(struct model_reg *reg, uint64_t value)
+static void saw_write(struct model_reg *reg, struct reg_order *o, uint64_t value)
 {
 	reg->writes++;
-	reg->last_write = value;
-	reg->written_since_read = true;
-}
-
-static struct model_reg *reg_of_access(struct model *m, const struct access *a)
-{
-	struct model_domain *d;
-
-	if (a->region->kind == REGION_PHYS)
-		return NULL;
-	d = domain_of(m, a->region);
-	return d ? reg_of(d, a->offset) : NULL;
+	o->last_write = value;
+	o->written_since_read = true;
 }
 
 static int saw_access(struct model *m, const struct access *a)
 {
+	struct model_source *src;
 	struct model_reg *reg;
+	struct reg_order *o;
 
 	m->accesses++;
 	if (a->region->kind == REGION_PHYS) {
 		m->skipped++;
 		return 0;
 	}
-	reg = reg_of_access(m, a);
-	if (!reg)
+	src = source_of(m, a->region);
+	reg = src ? reg_of(src->domain, a->offset) : NULL;
+	o = src ? order_of(src, a->offset) : NULL;
+	if (!reg || !o)
 		return -1;
+	/* A mapping seen longer later, or accesses past the BAR's size. */
+	if (src->domain->size < a->region->size)
+		src->domain->size = a->region->size;
+	if (src->domain->size < a->offset + a->t.width)
+		src->domain->size = a->offset + a->t.width;
 	if (a->t.width > reg->width)
 		reg->width = a->t.width;
 	reg->widths |= a->t.width;
-	if (reg->have_value)
-		reg->changed |= reg->last_value ^ a->t.value;
-	reg->have_value = true;
-	reg->last_value = a->t.value;
+	if (o->have_value)
+		reg->changed |= (o->last_value ^ a->t.value) & common_bits(a->t.width, o->last_width);
+	o->have_value = true;
+	o->last_value = a->t.value;
 	if (a->t.type == TRACE_READ)
-		saw_read(reg, a->t.value);
+		saw_read(reg, o, a);
 	else
-		saw_write(reg, a->t.value);
+		saw_write(reg, o, a->t.value);
+	o->last_width = a->t.width;
 	return 0;
 }
 
 /* A polling loop that ended: the bits its final read differed in. */
 static int saw_run(void *ctx, const struct poll *run, const struct access *final)
 {
+	struct model *m = ctx;
+	struct model_source *src;
 	struct model_reg *reg;
 
 	if (run->count < 2 || run->first.region->kind == REGION_PHYS)
 		return 0;
-	reg = reg_of_access(ctx, &run->first);
+	src = source_of(m, run->first.region);
+	reg = src ? reg_of(src->domain, run->first.offset) : NULL;
 	if (!reg)
 		return -1;
 	reg->loops++;
@@ -242,6 +305,52 @@ static int model_line(void *ctx, const struct trace_line *t, unsigned long long 
 	if (poll_flush(&m->run, saw_run, m))
 		return -1;
 	return regions_update(m->s, t);
+}
+
+/* ---- registers that overlap become one ---- */
+
+/* REG, which starts inside INTO, is counted in INTO, INTO widened over it. */
+static void absorb(struct model_reg *into, const struct model_reg *reg)
+{
+	unsigned int shift = (unsigned int)(reg->offset - into->offset);
+	uint64_t end = reg->offset + reg->width;
+
+	while (into->width < 8 && into->offset + into->width < end)
+		into->width *= 2;
+	into->inner |= (1u << shift) | reg->inner << shift;
+	into->widths |= reg->widths;
+	into->reads += reg->reads;
+	into->writes += reg->writes;
+	into->loops += reg->loops;
+	into->changes_alone |= reg->changes_alone;
+	into->changed |= reg->changed << 8 * shift;
+	into->w1c |= reg->w1c << 8 * shift;
+	into->polled |= reg->polled << 8 * shift;
+	if (!into->have_first && reg->have_first) {
+		into->have_first = true;
+		into->first_read = reg->first_read << 8 * shift;
+		into->write_before_first = reg->write_before_first;
+	}
+}
+
+/*
+ * rnndb has no two registers over one byte: a register accessed at two
+ * widths, or inside a wider one, is one register (at most 8 bytes).
+ */
+static void merge_overlaps(struct model_domain *d)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->nregs; i++) {
+		struct model_reg *prev = n ? &d->regs[n - 1] : NULL;
+
+		if (prev && d->regs[i].offset < prev->offset + prev->width &&
+		    d->regs[i].offset - prev->offset < 8)
+			absorb(prev, &d->regs[i]);
+		else
+			d->regs[n++] = d->regs[i];
+	}
+	d->nregs = n;
 }
 
 /* ---- the map ---- */
@@ -290,8 +399,21 @@ static void write_doc(const struct model_reg *reg)
 				out_dec(w);
 			}
 	}
-	if (reg->have_first)
+	if (reg->inner) {
+		unsigned int k;
+
+		out_str("; also accessed at");
+		for (k = 1; k < 8; k++)
+			if (reg->inner >> k & 1) {
+				out_str(" +");
+				out_dec(k);
+			}
+	}
+	if (reg->have_first) {
 		doc_bits("first read", reg->first_read, reg);
+		if (reg->write_before_first)
+			out_str(" (after a write)");
+	}
 	if (reg->changed)
 		doc_bits("bits changed", reg->changed, reg);
 	if (reg->changes_alone)
@@ -379,6 +501,7 @@ static void write_domain(struct model_domain *d)
 	size_t i;
 
 	qsort(d->regs, d->nregs, sizeof(*d->regs), by_offset);
+	merge_overlaps(d);
 	out_str("\n<domain name=\"");
 	out_str(d->name);
 	out_char('"');
@@ -403,6 +526,22 @@ static void write_domain(struct model_domain *d)
 	out_str("</domain>\n");
 }
 
+/*
+ * TEXT in an XML comment: printable ASCII only (a path may hold any byte),
+ * and no "--", which would end it.
+ */
+static void out_comment_text(const char *text)
+{
+	char prev = 0;
+
+	for (; *text; text++) {
+		char c = *text >= 0x20 && *text < 0x7f ? *text : '?';
+
+		out_char(c == '-' && prev == '-' ? '?' : c);
+		prev = c;
+	}
+}
+
 static void write_model(struct model *m, const struct session *s)
 {
 	size_t i;
@@ -411,11 +550,17 @@ static void write_model(struct model *m, const struct session *s)
 	out_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!--\n  Inferred by mmioctl model from");
 	for (p = 0; p < s->npaths; p++) {
 		out_char(' ');
-		out_str(strcmp(s->paths[p], "-") ? s->paths[p] : "standard input");
+		out_comment_text(strcmp(s->paths[p], "-") ? s->paths[p] : "standard input");
 	}
 	out_str(" (");
-	out_dec(m->accesses);
-	out_str(" accesses).\n  The names are offsets: rename what you recognise.\n-->\n");
+	out_dec(m->accesses - m->skipped);
+	out_str(m->accesses - m->skipped == 1 ? " access" : " accesses");
+	if (m->skipped) {
+		out_str("; ");
+		out_dec(m->skipped);
+		out_str(" outside every BAR and mapping left out");
+	}
+	out_str(").\n  The names are offsets: rename what you recognise.\n-->\n");
 	out_str("<database xmlns=\"http://nouveau.freedesktop.org/\">\n");
 	for (i = 0; i < m->ndomains; i++)
 		write_domain(m->domains[i]);
@@ -434,19 +579,6 @@ static void free_model(struct model *m)
 	free(m->domains);
 }
 
-/* A new trace: what came before its first access is not known. */
-static void forget_order(struct model *m)
-{
-	size_t i, r;
-
-	for (i = 0; i < m->ndomains; i++)
-		for (r = 0; r < m->domains[i]->nregs; r++) {
-			struct model_reg *reg = &m->domains[i]->regs[r];
-
-			reg->have_read = reg->have_value = reg->written_since_read = false;
-		}
-}
-
 static int read_traces(struct model *m, struct session *s)
 {
 	int p, ret = 0;
@@ -454,12 +586,13 @@ static int read_traces(struct model *m, struct session *s)
 	for (p = 0; p < s->npaths && !ret; p++) {
 		struct trace_walk w = { model_line, NULL, NULL, m, NULL, 0 };
 
-		session_reset_regions(s);
-		forget_order(m);
 		m->run.count = 0;
 		ret = walk_trace(s->paths[p], &w);
 		if (!ret && poll_flush(&m->run, saw_run, m))
 			ret = system_error("malloc");
+		/* The next trace's regions are its own, and so is their order. */
+		free_sources(s);
+		session_reset_regions(s);
 	}
 	return ret;
 }
@@ -481,12 +614,15 @@ int cmd_model(int argc, char **argv)
 	if (!ret && m.skipped)
 		fprintf(stderr, "mmioctl: model: %llu access%s outside every BAR and mapping left out\n",
 			m.skipped, m.skipped == 1 ? "" : "es");
-	/* Opened only now: a refused trace leaves no file. */
+	/* Written only now: a refused trace leaves FILE as it was. */
 	if (!ret && s.output)
-		ret = output_to(s.output);
-	if (!ret)
+		ret = output_start(s.output);
+	if (!ret) {
 		write_model(&m, &s);
-	out_flush();
+		out_flush();
+		if (s.output)
+			ret = output_end(0);
+	}
 	free_model(&m);
 	session_end(&s);
 	return ret;

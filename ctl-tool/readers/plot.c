@@ -6,7 +6,8 @@
  * registers down the side, the hottest (most accessed) first, time along
  * the bottom from the first access, each read a blue mark and each write
  * an orange one on its register's row, its count of accesses at the end
- * of the row, markers as grey dashed lines. Accesses
+ * of the row, markers within the accesses' span as grey dashed lines (the
+ * first MARKERS_MAX, their text cut to 63 bytes, in a tooltip). Accesses
  * that fall in one pixel column are one mark, and marks in adjacent
  * columns one bar, so a polling loop is a bar and the file stays small
  * whatever the trace's length. At most ROWS_MAX registers are drawn; the
@@ -20,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/files.h"
 #include "common/out.h"
@@ -83,16 +83,11 @@ static int row_of(struct plot *p, const struct access *a, uint32_t *index)
 		*index = (uintptr_t)found - 1;
 		return 0;
 	}
-	if (p->nrows == p->rows_cap) {
-		size_t cap = p->rows_cap ? 2 * p->rows_cap : 64;
-		struct row *bigger = realloc(p->rows, cap * sizeof(*bigger));
-
-		if (!bigger)
-			return -1;
-		p->rows = bigger;
-		p->rows_cap = cap;
-	}
-	row = &p->rows[p->nrows];
+	row = grow_array(p->rows, &p->rows_cap, p->nrows, sizeof(*p->rows), 64);
+	if (!row)
+		return -1;
+	p->rows = row;
+	row += p->nrows;
 	row->region = a->region;
 	row->offset = a->offset;
 	row->accesses = 0;
@@ -113,19 +108,15 @@ static int row_of(struct plot *p, const struct access *a, uint32_t *index)
 
 static int add_point(struct plot *p, const struct access *a)
 {
+	struct point *points;
 	uint32_t row;
 
 	if (row_of(p, a, &row))
 		return -1;
-	if (p->npoints == p->points_cap) {
-		size_t cap = p->points_cap ? 2 * p->points_cap : 4096;
-		struct point *bigger = realloc(p->points, cap * sizeof(*bigger));
-
-		if (!bigger)
-			return -1;
-		p->points = bigger;
-		p->points_cap = cap;
-	}
+	points = grow_array(p->points, &p->points_cap, p->npoints, sizeof(*points), 4096);
+	if (!points)
+		return -1;
+	p->points = points;
 	p->points[p->npoints++] = (struct point){ a->t.time_us, row, a->t.type == TRACE_WRITE };
 	p->rows[row].accesses++;
 	if (p->npoints == 1 || a->t.time_us < p->first_us)
@@ -147,35 +138,16 @@ static int plot_line(void *ctx, const struct trace_line *t, unsigned long long n
 		return access_from(p->s, t, number, &a) ? -1 : add_point(p, &a);
 	if (t->type == TRACE_MARK && p->nmarkers < MARKERS_MAX) {
 		struct marker *m = &p->markers[p->nmarkers++];
+		size_t len = utf8_cut(t->text, t->text_len, sizeof(m->text) - 1);
 
 		m->us = t->time_us;
-		snprintf(m->text, sizeof(m->text), "%.*s", (int)t->text_len, t->text);
+		memcpy(m->text, t->text, len);
+		m->text[len] = '\0';
 	}
 	return regions_update(p->s, t);
 }
 
 /* ---- drawing ---- */
-
-/* Text for SVG: & < > and " escaped. */
-static void out_xml(const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': out_str("&amp;"); break;
-		case '<': out_str("&lt;"); break;
-		case '>': out_str("&gt;"); break;
-		case '"': out_str("&quot;"); break;
-		default: out_char(*s);
-		}
-	}
-}
-
-static void out_int(long long v)
-{
-	if (v < 0)
-		out_char('-');
-	out_dec(v < 0 ? -(uint64_t)v : (uint64_t)v);
-}
 
 /* Rows by accesses, most first; ties in the order the trace met them. */
 static int hotter(const void *x, const void *y)
@@ -187,12 +159,15 @@ static int hotter(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
+/* The pixel column of time US, which is within the accesses' span. */
 static unsigned int column_of(const struct plot *p, uint64_t us)
 {
 	uint64_t span = p->last_us - p->first_us;
 
 	if (!span || us <= p->first_us)
 		return 0;
+	if (us >= p->last_us)
+		return PLOT_W - 1;
 	return (unsigned int)((double)(us - p->first_us) * (PLOT_W - 1) / span);
 }
 
@@ -254,7 +229,7 @@ static void draw_axis(const struct plot *p, int y)
 		out_str("\" y=\"");
 		out_int(y + 16);
 		out_str("\" text-anchor=\"middle\">");
-		out_xml(label);
+		out_xml(label, strlen(label));
 		out_str("</text>\n");
 		if (!span)
 			break;
@@ -278,7 +253,7 @@ static void draw_marks(const bool *cols, int y, const char *colour)
 		out_str("\" y=\"");
 		out_int(y);
 		out_str("\" width=\"");
-		out_int(x - start + 1);
+		out_int(x - start);
 		out_str("\" height=\"6\" fill=\"");
 		out_str(colour);
 		out_str("\"/>\n");
@@ -302,6 +277,9 @@ static void draw_markers(const struct plot *p, int bottom)
 	for (i = 0; i < p->nmarkers; i++) {
 		int x = LABEL_W + column_of(p, p->markers[i].us);
 
+		/* Before the first access or after the last: not on this axis. */
+		if (p->markers[i].us < p->first_us || p->markers[i].us > p->last_us)
+			continue;
 		out_str("<line x1=\"");
 		out_int(x);
 		out_str("\" y1=\"");
@@ -311,7 +289,7 @@ static void draw_markers(const struct plot *p, int bottom)
 		out_str("\" y2=\"");
 		out_int(bottom);
 		out_str("\" stroke=\"#999\" stroke-dasharray=\"3,3\"><title>");
-		out_xml(p->markers[i].text);
+		out_xml(p->markers[i].text, strlen(p->markers[i].text));
 		out_str("</title></line>\n");
 	}
 }
@@ -322,13 +300,13 @@ static void draw_header(const struct plot *p, const char *name, int width)
 
 	format_offset(p->last_us - p->first_us, span, sizeof(span));
 	out_str("<text x=\"8\" y=\"18\" font-weight=\"bold\">");
-	out_xml(name);
+	out_xml(name, strlen(name));
 	out_str("</text>\n<text x=\"8\" y=\"36\">");
 	out_dec(p->npoints);
 	out_str(p->npoints == 1 ? " access, " : " accesses, ");
 	out_dec(p->nrows);
 	out_str(p->nrows == 1 ? " register, over " : " registers, over ");
-	out_xml(span + 1);
+	out_xml(span + 1, strlen(span + 1));
 	out_str("</text>\n<rect x=\"");
 	out_int(width - 170);
 	out_str("\" y=\"8\" width=\"10\" height=\"6\" fill=\"#1f77b4\"/><text x=\"");
@@ -381,7 +359,7 @@ static int draw(const struct plot *p, const char *name)
 		out_str("\" y=\"");
 		out_int(y + 13);
 		out_str("\" text-anchor=\"end\">");
-		out_xml(order[r]->name);
+		out_xml(order[r]->name, strlen(order[r]->name));
 		out_str("</text>\n");
 		out_str("<text x=\"");
 		out_int(width - 4);
@@ -463,20 +441,5 @@ static int write_plot(struct session *s)
 
 int cmd_plot(int argc, char **argv)
 {
-	struct session s;
-	bool opened = false;
-	int ret;
-
-	ret = session_start(&s, argc, argv, OPT_MAP | OPT_OUTPUT, 1);
-	if (!ret && s.output) {
-		ret = output_to(s.output);
-		opened = !ret;
-	}
-	if (!ret)
-		ret = write_plot(&s);
-	/* A trace refused half-way leaves no file behind. */
-	if (ret && opened)
-		unlink(s.output);
-	session_end(&s);
-	return ret;
+	return session_write_output(argc, argv, OPT_MAP | OPT_OUTPUT, write_plot);
 }

@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/files.h"
 #include "common/out.h"
@@ -61,24 +60,24 @@ static void event_start(struct timeline *tl, const char *ph, uint64_t pid, uint6
 	out_dec(tid);
 }
 
-static void key(const char *name)
+static void json_key(const char *name)
 {
 	out_str(",\"");
 	out_str(name);
 	out_str("\":");
 }
 
-static void hex_value(const char *name, uint64_t v)
+static void json_hex(const char *name, uint64_t v)
 {
-	key(name);
+	json_key(name);
 	out_str("\"0x");
 	out_hex(v, 1);
 	out_char('"');
 }
 
-static void ts(uint64_t us)
+static void json_ts(uint64_t us)
 {
-	key("ts");
+	json_key("ts");
 	out_dec(us);
 }
 
@@ -87,7 +86,7 @@ static void metadata(struct timeline *tl, const char *what, uint64_t pid, uint64
 		     const char *name, size_t len)
 {
 	event_start(tl, "M", pid, tid);
-	key("name");
+	json_key("name");
 	out_str("\"");
 	out_str(what);
 	out_str("\",\"args\":{\"name\":");
@@ -149,9 +148,9 @@ static void counter(struct timeline *tl, const struct access *a, uint64_t us, ui
 	char name[256];
 
 	event_start(tl, "C", region_pid(a->region), 0);
-	key("name");
+	json_key("name");
 	out_json_string(name, register_name(a, name, sizeof(name)));
-	ts(us);
+	json_ts(us);
 	out_str(",\"args\":{\"value\":");
 	out_dec(value);
 	out_str("}}");
@@ -164,15 +163,15 @@ static void access_args(const struct access *a, uint64_t value)
 
 	out_str(",\"args\":{\"line\":");
 	out_dec(a->line);
-	hex_value("value", value);
-	key("width");
+	json_hex("value", value);
+	json_key("width");
 	out_dec(a->t.width);
-	hex_value("offset", a->offset);
-	hex_value("phys", a->t.phys);
+	json_hex("offset", a->offset);
+	json_hex("phys", a->t.phys);
 	if (a->t.pc)
-		hex_value("pc", a->t.pc);
+		json_hex("pc", a->t.pc);
 	if (a->hit.reg) {
-		key("decoded");
+		json_key("decoded");
 		out_json_string(buf, rm_decode(&a->hit, a->t.width, value, buf, sizeof(buf)));
 	}
 }
@@ -189,9 +188,9 @@ static int access_event(struct timeline *tl, const struct access *a)
 	name[1] = ' ';
 	len = 2 + register_name(a, name + 2, sizeof(name) - 2);
 	event_start(tl, "i", region_pid(a->region), a->t.pid);
-	key("name");
+	json_key("name");
 	out_json_string(name, len);
-	ts(a->t.time_us);
+	json_ts(a->t.time_us);
 	out_str(",\"s\":\"t\"");
 	access_args(a, a->t.value);
 	out_str("}}");
@@ -212,17 +211,17 @@ static int loop_event(struct timeline *tl, const struct poll *run, const struct 
 	memcpy(name, "poll ", 5);
 	len = 5 + register_name(a, name + 5, sizeof(name) - 5);
 	event_start(tl, "X", region_pid(a->region), a->t.pid);
-	key("name");
+	json_key("name");
 	out_json_string(name, len);
-	ts(a->t.time_us);
-	key("dur");
+	json_ts(a->t.time_us);
+	json_key("dur");
 	/* A clock that went backwards gives a loop of no length, not 2^64 us. */
 	out_dec(end_us >= a->t.time_us ? end_us - a->t.time_us : 0);
 	access_args(a, a->t.value);
-	key("count");
+	json_key("count");
 	out_dec(run->count);
 	if (final)
-		hex_value("then", final->t.value);
+		json_hex("then", final->t.value);
 	out_str("}}");
 	counter(tl, a, a->t.time_us, a->t.value);
 	return final ? access_event(tl, final) : 0;
@@ -237,6 +236,24 @@ static int run_ended(void *ctx, const struct poll *run, const struct access *fin
 	return loop_event(tl, run, final);
 }
 
+/*
+ * Opens an instant event NAME at time US of SCOPE ('t' its thread, 'p' its
+ * process, 'g' every track) with the trace line NUMBER in its args: the
+ * caller adds args and closes it with "}}".
+ */
+static void instant_start(struct timeline *tl, uint64_t pid, uint64_t tid, const char *name,
+			  size_t len, uint64_t us, char scope, unsigned long long number)
+{
+	event_start(tl, "i", pid, tid);
+	json_key("name");
+	out_json_string(name, len);
+	json_ts(us);
+	out_str(",\"s\":\"");
+	out_char(scope);
+	out_str("\",\"args\":{\"line\":");
+	out_dec(number);
+}
+
 /* MAP, UNMAP, MARK, lost events and UNKNOWN: instants. */
 static int other_event(struct timeline *tl, const struct trace_line *t, unsigned long long number)
 {
@@ -248,53 +265,33 @@ static int other_event(struct timeline *tl, const struct trace_line *t, unsigned
 	case TRACE_UNMAP:
 		snprintf(name, sizeof(name), "%s %ld", t->type == TRACE_MAP ? "MAP" : "UNMAP",
 			 t->map_id);
-		event_start(tl, "i", TRACE_PID, t->pid);
-		key("name");
-		out_json_string(name, strlen(name));
-		ts(t->time_us);
-		out_str(",\"s\":\"p\",\"args\":{\"line\":");
-		out_dec(number);
+		instant_start(tl, TRACE_PID, t->pid, name, strlen(name), t->time_us, 'p', number);
 		if (t->type == TRACE_MAP) {
-			hex_value("phys", t->phys);
-			hex_value("len", t->len);
+			json_hex("phys", t->phys);
+			json_hex("len", t->len);
 		}
-		out_str("}}");
-		return 0;
+		break;
 	case TRACE_MARK:
-		event_start(tl, "i", TRACE_PID, 0);
-		key("name");
-		out_json_string(t->text, t->text_len);
-		ts(t->time_us);
-		out_str(",\"s\":\"g\",\"args\":{\"line\":");
-		out_dec(number);
-		out_str("}}");
-		return 0;
+		instant_start(tl, TRACE_PID, 0, t->text, t->text_len, t->time_us, 'g', number);
+		break;
 	case TRACE_LOST:
 		/* Lost events have no time: at the last one seen, as a line. */
 		snprintf(name, sizeof(name), "%" PRIu64 " events lost", t->lost);
-		event_start(tl, "i", TRACE_PID, 0);
-		key("name");
-		out_json_string(name, strlen(name));
-		ts(tl->last_us);
-		out_str(",\"s\":\"g\",\"args\":{\"line\":");
-		out_dec(number);
-		out_str("}}");
-		return 0;
+		instant_start(tl, TRACE_PID, 0, name, strlen(name), tl->last_us, 'g', number);
+		break;
 	case TRACE_UNKNOWN:
 		if (access_from(tl->s, t, number, &a) || name_track(tl, a.region, t->pid))
 			return -1;
-		event_start(tl, "i", region_pid(a.region), t->pid);
-		out_str(",\"name\":\"UNKNOWN\"");
-		ts(t->time_us);
-		out_str(",\"s\":\"t\",\"args\":{\"line\":");
-		out_dec(number);
-		hex_value("phys", t->phys);
-		hex_value("pc", t->pc);
-		out_str("}}");
-		return 0;
+		instant_start(tl, region_pid(a.region), t->pid, "UNKNOWN", 7, t->time_us, 't',
+			      number);
+		json_hex("phys", t->phys);
+		json_hex("pc", t->pc);
+		break;
 	default:
 		return 0;
 	}
+	out_str("}}");
+	return 0;
 }
 
 static int timeline_line(void *ctx, const struct trace_line *t, unsigned long long number,
@@ -361,20 +358,5 @@ static int write_timeline(struct session *s)
 
 int cmd_timeline(int argc, char **argv)
 {
-	struct session s;
-	bool opened = false;
-	int ret;
-
-	ret = session_start(&s, argc, argv, OPT_MAP | OPT_OUTPUT, 1);
-	if (!ret && s.output) {
-		ret = output_to(s.output);
-		opened = !ret;
-	}
-	if (!ret)
-		ret = write_timeline(&s);
-	/* A trace refused half-way leaves no half a file behind. */
-	if (ret && opened)
-		unlink(s.output);
-	session_end(&s);
-	return ret;
+	return session_write_output(argc, argv, OPT_MAP | OPT_OUTPUT, write_timeline);
 }
