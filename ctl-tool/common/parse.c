@@ -464,8 +464,8 @@ static int field_override(const char *fields, enum event_type type, struct event
 	return field_u64(fields, "device", UINT64_MAX, &e->device, why);
 }
 
-static int access_fields(const char *fields, enum event_type type, struct event_line *e,
-			 char *why)
+static int parse_access_fields(const char *fields, enum event_type type,
+			       struct event_line *e, char *why)
 {
 	uint64_t width;
 
@@ -548,7 +548,7 @@ int parse_event_line(const char *line, struct event_line *e, char *why)
 	switch (type) {
 	case EVENT_READ:
 	case EVENT_WRITE:
-		return access_fields(fields, type, e, why) ? -1 : 1;
+		return parse_access_fields(fields, type, e, why) ? -1 : 1;
 	case EVENT_UNKNOWN:
 		return field_u64(fields, "phys", UINT64_MAX, &e->phys, why) ||
 		       field_opcode(fields, e, why) || field_map_id(fields, &e->map_id, why) ||
