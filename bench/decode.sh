@@ -3,8 +3,8 @@
 # trace of LINES lines (default 10 million: PCIDEV lines of the devices the
 # shipped maps describe, then their registers written and read, with
 # polling loops and markers), then times, on one core, mmioctl decode
-# (plain, --fold, --json), stat and stat --json, timeline and diff (the
-# trace with itself) with the maps, and awk
+# (plain, --fold, --json), stat and stat --json, timeline, plot, model and
+# diff (the trace with itself) with the maps, and awk
 # printing only the address column of the same file, in the same run: the
 # best of three runs each, the trace in the page cache. Writes
 # OUTDIR/decode.md and prints it.
@@ -80,6 +80,8 @@ echo "bench: timing mmioctl and awk on one core, best of 3"
 	best "stat_json" "$mmioctl" stat --json --map "$maps" "$trace"
 	best "decode_without_maps" "$mmioctl" decode "$trace"
 	best "timeline" "$mmioctl" timeline --map "$maps" "$trace"
+	best "plot" "$mmioctl" plot --map "$maps" "$trace"
+	best "model" "$mmioctl" model "$trace"
 	best "diff_with_itself" "$mmioctl" diff --map "$maps" "$trace" "$trace"
 } > "$outdir/decode.times"
 
