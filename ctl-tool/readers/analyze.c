@@ -803,6 +803,16 @@ size_t access_changes(const struct access *a, uint64_t final, char *buf, size_t 
 	return sb.used;
 }
 
+size_t access_register_name(const struct access *a, char *buf, size_t size)
+{
+	int len;
+
+	if (a->hit.reg)
+		return rm_name(&a->hit, buf, size);
+	len = snprintf(buf, size, "+0x%0*" PRIx64, (int)a->region->digits, a->offset);
+	return len < 0 ? 0 : (size_t)len < size ? (size_t)len : size - 1;
+}
+
 size_t access_text(const struct access *a, char *buf, size_t size)
 {
 	struct strbuf sb;

@@ -160,6 +160,9 @@ int access_from(struct session *s, const struct trace_line *t, unsigned long lon
 #define DECODED_MAX	2048
 size_t access_text(const struct access *a, char *buf, size_t size);
 
+/* A's register, "CSTS", or its offset where no map names one, "+0x0014". */
+size_t access_register_name(const struct access *a, char *buf, size_t size);
+
 /* Of a loop: the value's fields (or the value) then, if FINAL, what changed. */
 size_t access_fields(const struct access *a, char *buf, size_t size);
 size_t access_changes(const struct access *a, uint64_t final, char *buf, size_t size);

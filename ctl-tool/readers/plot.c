@@ -69,6 +69,7 @@ struct plot {
 static int row_of(struct plot *p, const struct access *a, uint32_t *index)
 {
 	struct u64map *rows = a->region->data;
+	char reg[64];
 	struct row *row;
 	void *found;
 
@@ -91,15 +92,8 @@ static int row_of(struct plot *p, const struct access *a, uint32_t *index)
 	row->region = a->region;
 	row->offset = a->offset;
 	row->accesses = 0;
-	if (a->hit.reg) {
-		char reg[64];
-
-		rm_name(&a->hit, reg, sizeof(reg));
-		snprintf(row->name, sizeof(row->name), "%s %s", a->region->label, reg);
-	} else {
-		snprintf(row->name, sizeof(row->name), "%s +0x%0*" PRIx64, a->region->label,
-			 (int)a->region->digits, a->offset);
-	}
+	access_register_name(a, reg, sizeof(reg));
+	snprintf(row->name, sizeof(row->name), "%s %s", a->region->label, reg);
 	if (u64map_put(rows, a->offset, (void *)(uintptr_t)(p->nrows + 1)))
 		return -1;
 	*index = p->nrows++;

@@ -134,14 +134,6 @@ static int name_track(struct timeline *tl, struct region *r, uint64_t pid)
 	return 0;
 }
 
-/* "CSTS", or "+0x0014" where no map names the register. */
-static size_t register_name(const struct access *a, char *buf, size_t size)
-{
-	if (a->hit.reg)
-		return rm_name(&a->hit, buf, size);
-	return snprintf(buf, size, "+0x%0*" PRIx64, (int)a->region->digits, a->offset);
-}
-
 /* The counter of A's register takes VALUE at time US. */
 static void counter(struct timeline *tl, const struct access *a, uint64_t us, uint64_t value)
 {
@@ -149,7 +141,7 @@ static void counter(struct timeline *tl, const struct access *a, uint64_t us, ui
 
 	event_start(tl, "C", region_pid(a->region), 0);
 	json_key("name");
-	out_json_string(name, register_name(a, name, sizeof(name)));
+	out_json_string(name, access_register_name(a, name, sizeof(name)));
 	json_ts(us);
 	out_str(",\"args\":{\"value\":");
 	out_dec(value);
@@ -176,21 +168,40 @@ static void access_args(const struct access *a, uint64_t value)
 	}
 }
 
-/* A read or write: its instant and its register's counter. */
-static int access_event(struct timeline *tl, const struct access *a)
+/* Opens event PH named NAME (LEN bytes) on PID/TID at time US: the caller closes it. */
+static void named_event_start(struct timeline *tl, const char *ph, uint64_t pid, uint64_t tid,
+			      const char *name, size_t len, uint64_t us)
 {
+	event_start(tl, ph, pid, tid);
+	json_key("name");
+	out_json_string(name, len);
+	json_ts(us);
+}
+
+/*
+ * Opens an event of phase PH on A's thread at A's time, named PREFIX and
+ * A's register ("R CSTS", "poll CSTS"), its track named first if new: the
+ * caller adds and closes it.
+ */
+static int register_event_start(struct timeline *tl, const char *ph, const char *prefix,
+				const struct access *a)
+{
+	size_t len = strlen(prefix);
 	char name[256];
-	size_t len;
 
 	if (name_track(tl, a->region, a->t.pid))
 		return -1;
-	name[0] = a->t.type == TRACE_READ ? 'R' : 'W';
-	name[1] = ' ';
-	len = 2 + register_name(a, name + 2, sizeof(name) - 2);
-	event_start(tl, "i", region_pid(a->region), a->t.pid);
-	json_key("name");
-	out_json_string(name, len);
-	json_ts(a->t.time_us);
+	memcpy(name, prefix, len);
+	len += access_register_name(a, name + len, sizeof(name) - len);
+	named_event_start(tl, ph, region_pid(a->region), a->t.pid, name, len, a->t.time_us);
+	return 0;
+}
+
+/* A read or write: its instant and its register's counter. */
+static int access_event(struct timeline *tl, const struct access *a)
+{
+	if (register_event_start(tl, "i", a->t.type == TRACE_READ ? "R " : "W ", a))
+		return -1;
 	out_str(",\"s\":\"t\"");
 	access_args(a, a->t.value);
 	out_str("}}");
@@ -203,17 +214,9 @@ static int loop_event(struct timeline *tl, const struct poll *run, const struct 
 {
 	const struct access *a = &run->first;
 	uint64_t end_us = final ? final->t.time_us : run->last_us;
-	char name[256];
-	size_t len;
 
-	if (name_track(tl, a->region, a->t.pid))
+	if (register_event_start(tl, "X", "poll ", a))
 		return -1;
-	memcpy(name, "poll ", 5);
-	len = 5 + register_name(a, name + 5, sizeof(name) - 5);
-	event_start(tl, "X", region_pid(a->region), a->t.pid);
-	json_key("name");
-	out_json_string(name, len);
-	json_ts(a->t.time_us);
 	json_key("dur");
 	/* A clock that went backwards gives a loop of no length, not 2^64 us. */
 	out_dec(end_us >= a->t.time_us ? end_us - a->t.time_us : 0);
@@ -244,10 +247,7 @@ static int run_ended(void *ctx, const struct poll *run, const struct access *fin
 static void instant_start(struct timeline *tl, uint64_t pid, uint64_t tid, const char *name,
 			  size_t len, uint64_t us, char scope, unsigned long long number)
 {
-	event_start(tl, "i", pid, tid);
-	json_key("name");
-	out_json_string(name, len);
-	json_ts(us);
+	named_event_start(tl, "i", pid, tid, name, len, us);
 	out_str(",\"s\":\"");
 	out_char(scope);
 	out_str("\",\"args\":{\"line\":");
