@@ -461,6 +461,18 @@ void session_reset_regions(struct session *s)
 	memset(rs, 0, sizeof(*rs));
 }
 
+void session_free_region_data(struct session *s, void (*free_data)(void *data))
+{
+	size_t i;
+
+	for (i = 0; i < s->regions.n; i++) {
+		if (!s->regions.all[i]->data)
+			continue;
+		free_data(s->regions.all[i]->data);
+		s->regions.all[i]->data = NULL;
+	}
+}
+
 void session_end(struct session *s)
 {
 	session_reset_regions(s);

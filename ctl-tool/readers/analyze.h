@@ -136,6 +136,9 @@ void session_reset_regions(struct session *s);
 /* A line that changes regions: PCIDEV, MAP, UNMAP. 0, or -1 (ENOMEM). */
 int regions_update(struct session *s, const struct trace_line *t);
 
+/* FREE_DATA(region->data) for every region that has data, which is then NULL. */
+void session_free_region_data(struct session *s, void (*free_data)(void *data));
+
 /* The region of an access (or UNKNOWN line) and its offset in it; NULL on ENOMEM. */
 struct region *region_of(struct session *s, uint64_t phys, long map_id, uint64_t *offset);
 

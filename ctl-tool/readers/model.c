@@ -138,22 +138,16 @@ static struct model_source *source_of(struct model *m, struct region *r)
 	return src;
 }
 
-static void free_sources(struct session *s)
+static void free_source(void *data)
 {
-	size_t i, slot;
+	struct model_source *src = data;
+	size_t slot;
 
-	for (i = 0; i < s->regions.n; i++) {
-		struct model_source *src = s->regions.all[i]->data;
-
-		if (!src)
-			continue;
-		for (slot = 0; slot < src->order.cap; slot++)
-			if (src->order.values && src->order.values[slot])
-				free(src->order.values[slot]);
-		u64map_free(&src->order);
-		free(src);
-		s->regions.all[i]->data = NULL;
-	}
+	for (slot = 0; slot < src->order.cap; slot++)
+		if (src->order.values && src->order.values[slot])
+			free(src->order.values[slot]);
+	u64map_free(&src->order);
+	free(src);
 }
 
 static struct model_reg *reg_of(struct model_domain *d, uint64_t offset)
@@ -591,7 +585,7 @@ static int read_traces(struct model *m, struct session *s)
 		if (!ret && poll_flush(&m->run, saw_run, m))
 			ret = system_error("malloc");
 		/* The next trace's regions are its own, and so is their order. */
-		free_sources(s);
+		session_free_region_data(s, free_source);
 		session_reset_regions(s);
 	}
 	return ret;

@@ -387,19 +387,15 @@ static int draw(const struct plot *p, const char *name)
 	return 0;
 }
 
+static void free_rows(void *data)
+{
+	u64map_free(data);
+	free(data);
+}
+
 static void free_plot(struct plot *p)
 {
-	size_t i;
-
-	for (i = 0; i < p->s->regions.n; i++) {
-		struct u64map *rows = p->s->regions.all[i]->data;
-
-		if (rows) {
-			u64map_free(rows);
-			free(rows);
-			p->s->regions.all[i]->data = NULL;
-		}
-	}
+	session_free_region_data(p->s, free_rows);
 	free(p->rows);
 	free(p->points);
 }

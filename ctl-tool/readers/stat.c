@@ -695,26 +695,20 @@ static void print_json(const struct session *s, const struct totals *tot, const 
 	printf("]}\n");
 }
 
-static void free_stats(struct session *s)
+static void free_region_stats(void *data)
 {
-	struct region_stats *rs;
-	size_t i, j;
+	struct region_stats *rs = data;
+	size_t j;
 
-	for (i = 0; i < s->regions.n; i++) {
-		rs = s->regions.all[i]->data;
-		if (!rs)
-			continue;
-		for (j = 0; j < rs->n; j++)
-			if (rs->regs[j].extra) {
-				free(rs->regs[j].extra->read.v);
-				free(rs->regs[j].extra->written.v);
-				free(rs->regs[j].extra);
-			}
-		free(rs->regs);
-		free(rs->slots);
-		free(rs);
-		s->regions.all[i]->data = NULL;
-	}
+	for (j = 0; j < rs->n; j++)
+		if (rs->regs[j].extra) {
+			free(rs->regs[j].extra->read.v);
+			free(rs->regs[j].extra->written.v);
+			free(rs->regs[j].extra);
+		}
+	free(rs->regs);
+	free(rs->slots);
+	free(rs);
 }
 
 struct stat_walk {
@@ -755,7 +749,7 @@ static int stat_trace(struct session *s, const char *path)
 			print_text(s, &sw.tot, w.name);
 		session_note_unused_maps(s, w.name);
 	}
-	free_stats(s);
+	session_free_region_data(s, free_region_stats);
 	return ret;
 }
 

@@ -318,19 +318,12 @@ static int timeline_line(void *ctx, const struct trace_line *t, unsigned long lo
 	return other_event(tl, t, number);
 }
 
-static void free_tracks(struct session *s)
+static void free_track(void *data)
 {
-	struct track *track;
-	size_t i;
+	struct track *track = data;
 
-	for (i = 0; i < s->regions.n; i++) {
-		track = s->regions.all[i]->data;
-		if (!track)
-			continue;
-		u64map_free(&track->threads);
-		free(track);
-		s->regions.all[i]->data = NULL;
-	}
+	u64map_free(&track->threads);
+	free(track);
 }
 
 static int write_timeline(struct session *s)
@@ -350,7 +343,7 @@ static int write_timeline(struct session *s)
 	if (!ret)
 		out_str("\n]}\n");
 	out_flush();
-	free_tracks(s);
+	session_free_region_data(s, free_track);
 	if (!ret)
 		session_note_unused_maps(s, w.name);
 	return ret;
