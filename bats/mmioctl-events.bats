@@ -165,8 +165,11 @@ histograms: finished" "$(sed -n 2,3p <<< "$output")"
 	mmioctl record -e -i dat -o dat.dat -- sleep 60 2> dat.err &
 	RECORDER=$!
 	for i in $(seq 1 100); do
+		# Recording: trace-cmd has it on, and the recorder its histograms.
 		[ "$(cat "$TRACING/instances/dat/tracing_on" 2>/dev/null)" = 1 ] &&
-			grep -q '^1' "$TRACING/instances/dat/events/mmiotrace/mmio_read/enable" && break
+			grep -q '^1' "$TRACING/instances/dat/events/mmiotrace/mmio_read/enable" &&
+			grep -q '\[active\]$' "$TRACING/instances/dat/events/mmiotrace/mmio_read/trigger" &&
+			break
 		sleep 0.1
 	done
 	mmioctl reset -i dat

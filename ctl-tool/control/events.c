@@ -440,8 +440,9 @@ int remove_instance(const char *name)
 		ret = events_off_in(dir);
 		if (!ret && rmdir(dir)) {
 			if (errno == EBUSY) {
+				/* A recorder that failed may have removed it itself. */
 				ret = stop_readers(dir, true);
-				if (!ret && rmdir(dir))
+				if (!ret && rmdir(dir) && errno != ENOENT)
 					ret = system_error(dir);
 			} else {
 				ret = system_error(dir);

@@ -571,7 +571,12 @@ static int start_trace_cmd(const char *program, const char *name, const char *fi
 	return EXIT_REFUSED;
 }
 
-/* Stop trace-cmd as Ctrl-C would, and wait for it to write the file. */
+/*
+ * Stop trace-cmd as Ctrl-C would, and wait for it to write the file; kill
+ * it if it does not. It runs in a process group of its own (spawn()): a
+ * SIGKILL to the group, not to trace-cmd alone, whose per-CPU recorders
+ * would otherwise live on with the instance's files open.
+ */
 static int stop_trace_cmd(const char *program, pid_t pid, int log)
 {
 	int i, wstatus = 0;
@@ -583,7 +588,7 @@ static int stop_trace_cmd(const char *program, pid_t pid, int log)
 		nanosleep(&(struct timespec){ .tv_nsec = 100000000 }, NULL);
 	}
 	if (i == TRACE_CMD_STOP_TENTHS) {
-		kill(pid, SIGKILL);
+		kill(-pid, SIGKILL);
 		waitpid(pid, &wstatus, 0);
 		fprintf(stderr, "mmioctl: %s record did not stop in %d s: killed\n", program,
 			TRACE_CMD_STOP_TENTHS / 10);
@@ -782,10 +787,9 @@ static int record_events(struct record_options *opt)
 		print_summary(&io.counts, after.lost - before.lost, now() - start);
 	}
 restore:
-	if (helper > 0) {
-		kill(helper, SIGKILL);
-		waitpid(helper, NULL, 0);
-	}
+	/* A failed session still lets trace-cmd stop and write its file. */
+	if (helper > 0)
+		stop_trace_cmd(program, helper, log);
 	/*
 	 * The pipe and the held file stay open until the session is put back:
 	 * "reset" waits for that. An instance made for a failed session is

@@ -410,7 +410,13 @@ record)
 	dir=$FAKE_TRACING/instances/$5
 	for enable in "$dir"/events/mmiotrace/mmio_*/enable; do echo 1 > "$enable"; done
 	echo 1 > "$dir/tracing_on"
-	trap "echo 'trace.dat of $5' > '$9'; exit 0" INT
+	# A per-CPU recorder, which only trace-cmd's own stop ends.
+	sleep 1000 &
+	echo $! > "$FAKE_LOG.recorder"
+	# FAKE_BREAK: the session breaks once it records ("reset" removed its triggers).
+	[ -z "${FAKE_BREAK:-}" ] || { rm "$dir/events/mmiotrace/mmio_read/trigger"
+		mkdir "$dir/events/mmiotrace/mmio_read/trigger"; }
+	trap "kill $!; wait; echo 'trace.dat of $5' > '$9'; exit 0" INT
 	while :; do sleep 0.1; done ;;
 report)
 	cat "$FAKE_REPORT" ;;
@@ -442,6 +448,15 @@ PATH=$work/bin:$PATH FAKE_FAIL="no such buffer" check_exact \
 	"mmioctl: $work/bin/trace-cmd record failed (exit status 1):
 trace-cmd: no such buffer" -- record -e -i y -o "$work/y.dat" -- true
 expect "the instance it made is gone" test ! -e "$tracing/instances/y"
+PATH=$work/bin:$PATH FAKE_BREAK=1 check_exact \
+	"a session that breaks once trace-cmd records is shown, and undone" 1 \
+	"mmioctl: $tracing/instances/b/events/mmiotrace/mmio_read/trigger: Is a directory
+mmioctl: $tracing/instances/b/events/mmiotrace/mmio_read/trigger: Is a directory" \
+	-- record -e -i b -o "$work/b.dat" -- sleep 1000
+expect "trace-cmd was stopped as Ctrl-C would, and wrote its file" same \
+	"$(cat "$work/b.dat")" "trace.dat of b"
+expect "no recorder of trace-cmd's is left behind" \
+	test ! -e "/proc/$(cat "$FAKE_LOG.recorder")"
 running_session x
 PATH=$work/bin:$PATH check_exact "record -e -o FILE.dat refuses a running session" 1 \
 	"mmioctl: the events of instance x are on already: trace-cmd needs an instance of its own for $work/z.dat (-i OTHER)" \
