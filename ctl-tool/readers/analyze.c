@@ -196,8 +196,28 @@ static int check_pci_bindings(const struct regmap *map)
 	return 0;
 }
 
+/*
+ * The domain FILE@ADDR binds: the map's only one, or of a database that
+ * imports others (envytools' nv_mmio.xml), the only one FILE defines.
+ */
+static struct rm_domain *bound_domain(const struct regmap *map, size_t first, const char *file)
+{
+	struct rm_domain *own = NULL;
+	size_t i, nown = 0;
+
+	if (map->ndomains - first == 1)
+		return map->domains[first];
+	for (i = first; i < map->ndomains; i++)
+		if (!strcmp(map->domains[i]->file, file)) {
+			own = map->domains[i];
+			nown++;
+		}
+	return nown == 1 ? own : NULL;
+}
+
 static int load_maps(struct session *s)
 {
+	struct rm_domain *domain;
 	char why[RM_WHY_MAX], path[4096];
 	size_t i, before, nbinds = 0;
 	bool bound;
@@ -208,6 +228,7 @@ static int load_maps(struct session *s)
 	s->binds = calloc(s->nmap_paths, sizeof(*s->binds));
 	if (!s->map || !s->binds)
 		return system_error("malloc");
+	s->map->variant = s->variant;
 	for (i = 0; i < s->nmap_paths; i++) {
 		uint64_t base = 0;
 
@@ -219,14 +240,15 @@ static int load_maps(struct session *s)
 		}
 		if (!bound)
 			continue;
-		if (s->map->ndomains - before != 1) {
+		domain = bound_domain(s->map, before, path);
+		if (!domain) {
 			fprintf(stderr, "mmioctl: %s: @0x%" PRIx64 " binds one domain, and the map has %zu\n",
 				path, base, s->map->ndomains - before);
 			return EXIT_REFUSED;
 		}
 		s->binds[nbinds].path = s->map_paths[i];
 		s->binds[nbinds].base = base;
-		s->binds[nbinds++].domain = s->map->domains[before];
+		s->binds[nbinds++].domain = domain;
 	}
 	s->nbinds = nbinds;
 	if (regmap_finish(s->map, why)) {
@@ -254,6 +276,7 @@ static int consider_map(const char *file, void *ctx)
 
 	if (!probe)
 		return system_error("malloc");
+	probe->variant = s->variant;
 	if (rnndb_load(probe, file, why) || regmap_finish(probe, why)) {
 		fprintf(stderr, "mmioctl: warning: map %s skipped: %s\n", file, why);
 		goto out;
@@ -297,6 +320,7 @@ static int find_maps(struct session *s)
 	s->map = regmap_new();
 	if (!s->map)
 		return system_error("malloc");
+	s->map->variant = s->variant;
 	for (i = 0; i < s->nmap_dirs && !ret; i++)
 		ret = search_dir(s, s->map_dirs[i]);
 	if (!ret && env && *env) {
@@ -356,6 +380,7 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 		{ "map", required_argument, NULL, 'm' },
 		{ "map-dir", required_argument, NULL, 'd' },
 		{ "no-maps", no_argument, NULL, 'n' },
+		{ "variant", required_argument, NULL, 'v' },
 		{ "fold", no_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "sort", required_argument, NULL, 's' },
@@ -391,6 +416,10 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 			s->map_dirs[s->nmap_dirs++] = optarg;
 		} else if (c == 'n' && (allowed & OPT_MAP)) {
 			s->no_maps = true;
+		} else if (c == 'v' && (allowed & OPT_MAP)) {
+			if (!*optarg)
+				return usage_error("%s: --variant needs a NAME", argv[0]);
+			s->variant = optarg;
 		} else if (c == 'f' && (allowed & OPT_FOLD)) {
 			s->fold = true;
 		} else if (c == 'j' && (allowed & OPT_JSON)) {
@@ -433,6 +462,9 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 		return usage_error("%s: -o %s is a trace it reads", argv[0], s->output);
 	if (s->no_maps && (s->nmap_paths || s->nmap_dirs))
 		return usage_error("%s: --no-maps and --map or --map-dir exclude each other", argv[0]);
+	if (s->variant && s->no_maps)
+		return usage_error("%s: --variant chooses what maps describe: not with --no-maps",
+				   argv[0]);
 	if (s->nmap_paths && s->nmap_dirs)
 		return usage_error("%s: --map names the maps, --map-dir where to find them: give one",
 				   argv[0]);

@@ -106,6 +106,7 @@ struct session {
 	const char **map_dirs;		/* --map-dir, in the order given */
 	size_t nmap_dirs;
 	bool no_maps;			/* --no-maps */
+	const char *variant;		/* --variant NAME, for rnndb's variants= */
 	bool found_maps;		/* the maps came from the search path: say what bound */
 	bool fold, json;
 	enum sort_key sort;

@@ -130,6 +130,11 @@ static int resolve(struct regmap *map, struct rm_type *type, const char *file, b
 		}
 	for (i = 0; i < map->nbitsets; i++)
 		if (!strcmp(map->bitsets[i]->name, type->ref)) {
+			/* As envytools shows it, nested; as hex here. */
+			if (in_field && map->bitsets[i]->first_wins) {
+				type->kind = RM_HEX;
+				return 0;
+			}
 			if (in_field)
 				return fail(why, file, type->line,
 					    "bitset '%s' as a bitfield's type is not supported",
@@ -141,11 +146,22 @@ static int resolve(struct regmap *map, struct rm_type *type, const char *file, b
 	return fail(why, file, type->line, "unknown type '%s'", type->ref);
 }
 
+/* Remove element I of an array of *N elements of SIZE bytes. */
+static void drop(void *array, size_t *n, size_t size, size_t i)
+{
+	char *base = array;
+
+	memmove(base + i * size, base + (i + 1) * size, (*n - i - 1) * size);
+	(*n)--;
+}
+
 static int by_low(const void *a, const void *b)
 {
 	const struct rm_field *x = a, *y = b;
 
-	return x->low < y->low ? -1 : x->low > y->low;
+	if (x->low != y->low)
+		return x->low < y->low ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 /* Fields sorted, each type resolved, no two overlapping. */
@@ -158,11 +174,23 @@ static int finish_bitset(struct regmap *map, struct rm_bitset *set, char *why)
 	if (set->finished)
 		return 0;
 	set->finished = true;
+	for (i = 0; i < set->nfields; i++)
+		set->fields[i].seq = i;
 	if (set->nfields > 1)
 		qsort(set->fields, set->nfields, sizeof(*set->fields), by_low);
 	for (i = 0; i < set->nfields; i++) {
 		if (resolve(map, &set->fields[i].type, file, true, why))
 			return -1;
+		if (i && set->fields[i].low <= set->fields[i - 1].high && set->first_wins &&
+		    set->fields[i].seq > set->fields[i - 1].seq) {
+			drop(set->fields, &set->nfields, sizeof(*set->fields), i--);
+			continue;
+		}
+		if (i && set->fields[i].low <= set->fields[i - 1].high && set->first_wins) {
+			drop(set->fields, &set->nfields, sizeof(*set->fields), --i);
+			i--;
+			continue;
+		}
 		if (i && set->fields[i].low <= set->fields[i - 1].high)
 			return fail(why, file, set->fields[i].line ? set->fields[i].line : line,
 				    "bitfield %s (bits %u-%u) overlaps %s (bits %u-%u)",
@@ -177,11 +205,26 @@ static int by_offset(const void *a, const void *b)
 {
 	const struct rm_elem *x = a, *y = b;
 
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/*
+ * FIRST_WINS: child I of E overlaps the one before it; leave out the one
+ * defined later. Returns the index to go on from.
+ */
+static size_t drop_later(struct rm_elem *e, size_t i)
+{
+	if (e->children[i].seq < e->children[i - 1].seq)
+		i--;
+	drop(e->children, &e->nchildren, sizeof(*e->children), i);
+	return i - 1;
 }
 
 /* Sorted children, their extents, no overlap; DEPTH levels above. */
-static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth, char *why)
+static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth, bool first_wins,
+		       char *why)
 {
 	uint64_t end = 0;
 	size_t i;
@@ -204,7 +247,7 @@ static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth
 				return -1;
 
 			for (i = 0; i < set->nfields; i++)
-				if (set->fields[i].high >= e->width * 8)
+				if (set->fields[i].high >= e->width * 8 && !first_wins)
 					return fail(why, e->file, e->line,
 						    "register %s: bitfield %s (bits %u-%u) is wider than its %u bits",
 						    e->name, set->fields[i].name, set->fields[i].low,
@@ -215,13 +258,20 @@ static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth
 		e->extent = e->length > 1 ? e->stride * (e->length - 1) + e->width : e->width;
 		return 0;
 	}
+	for (i = 0; i < e->nchildren; i++)
+		e->children[i].seq = i;
 	if (e->nchildren > 1)
 		qsort(e->children, e->nchildren, sizeof(*e->children), by_offset);
 	for (i = 0; i < e->nchildren; i++) {
 		struct rm_elem *c = &e->children[i];
 
-		if (finish_elem(map, c, depth + 1, why))
+		if (finish_elem(map, c, depth + 1, first_wins, why))
 			return -1;
+		if (i && c->offset < end && first_wins) {
+			i = drop_later(e, i);
+			end = i == (size_t)-1 ? 0 : e->children[i].offset + e->children[i].extent;
+			continue;
+		}
 		if (i && c->offset < end)
 			return fail(why, c->file, c->line,
 				    "%s at 0x%" PRIx64 " overlaps %s (line %d, 0x%" PRIx64 "-0x%" PRIx64 ")",
@@ -232,7 +282,7 @@ static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth
 			return fail(why, c->file, c->line, "%s runs past 2^64", elem_name(c));
 		end = c->offset + c->extent;
 	}
-	if (e->stride && end > e->stride)
+	if (e->stride && end > e->stride && !first_wins)
 		return fail(why, e->file, e->line, "%s: its contents (0x%" PRIx64
 			    " bytes) do not fit its stride 0x%" PRIx64, elem_name(e), end, e->stride);
 	if (e->stride) {
@@ -272,9 +322,9 @@ int regmap_finish(struct regmap *map, char *why)
 			if (!strcmp(d->name, map->domains[j]->name))
 				return fail(why, d->file, d->line, "domain %s is defined twice (%s:%d)",
 					    d->name, map->domains[j]->file, map->domains[j]->line);
-		if (finish_elem(map, &d->root, 0, why))
+		if (finish_elem(map, &d->root, 0, d->first_wins, why))
 			return -1;
-		if (d->size && d->root.extent > d->size)
+		if (d->size && d->root.extent > d->size && !d->first_wins)
 			return fail(why, d->file, d->line,
 				    "domain %s: registers reach 0x%" PRIx64 ", past its size 0x%" PRIx64,
 				    d->name, d->root.extent, d->size);
@@ -338,23 +388,32 @@ bool rm_lookup(const struct rm_domain *d, uint64_t offset, struct rm_hit *hit)
 
 size_t rm_name(const struct rm_hit *hit, char *buf, size_t size)
 {
+	unsigned int i, j, npending = 0;
+	uint64_t pending[RM_DEPTH_MAX];
 	struct strbuf sb;
-	unsigned int i;
 
 	sb_init(&sb, buf, size);
 	for (i = 0; i < hit->depth; i++) {
 		const struct rm_elem *e = hit->path[i];
 
-		if (!e->name)
+		/* An unnamed stripe's index goes to the next name, as envytools puts it. */
+		if (!e->name) {
+			if (e->length > 1)
+				pending[npending++] = hit->index[i];
 			continue;
+		}
 		if (sb.used)
 			sb_char(&sb, '.');
 		sb_str(&sb, e->name);
-		if (e->kind == RM_ARRAY || e->length > 1) {
+		/* As envytools names them: an array of one has no index. */
+		for (j = 0; j <= npending; j++) {
+			if (j == npending && e->length <= 1)
+				break;
 			sb_char(&sb, '[');
-			sb_dec(&sb, hit->index[i]);
+			sb_dec(&sb, j < npending ? pending[j] : hit->index[i]);
 			sb_char(&sb, ']');
 		}
+		npending = 0;
 	}
 	if (hit->byte) {
 		sb_str(&sb, "+0x");

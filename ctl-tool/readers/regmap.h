@@ -55,6 +55,7 @@ struct rm_field {
 	unsigned int low, high;		/* bits, inclusive */
 	struct rm_type type;
 	int line;
+	size_t seq;			/* definition order, for first_wins */
 };
 
 struct rm_bitset {
@@ -62,6 +63,7 @@ struct rm_bitset {
 	struct rm_field *fields;	/* sorted by low bit */
 	size_t nfields;
 	bool finished;
+	bool first_wins;		/* see rm_domain */
 	const char *file;
 	int line;
 };
@@ -81,6 +83,7 @@ struct rm_elem {
 	size_t nchildren;
 	const char *file;
 	int line;
+	size_t seq;			/* definition order, for first_wins */
 };
 
 /* <pci vendor= device= bar=/>: the BAR this domain describes. */
@@ -94,6 +97,13 @@ struct rm_domain {
 	struct rm_elem root;		/* its children are the domain's elements */
 	struct rm_pci *pci;
 	size_t npci;
+	/*
+	 * A database of several files (envytools', Mesa's) is taken as it
+	 * is: where elements or bitfields overlap, the first defined is
+	 * used, as envytools' lookup does, and the later one left out.
+	 */
+	bool first_wins;
+	unsigned int unit;		/* bytes per offset unit (width= / 8) */
 	const char *file;
 	int line;
 };
@@ -106,6 +116,11 @@ struct regmap {
 	size_t nenums;
 	struct rm_bitset **bitsets;
 	size_t nbitsets;
+	/*
+	 * The variant to load (--variant): the value of a varset enum, such
+	 * as envytools' chipset "G80", that variants= attributes select by.
+	 */
+	const char *variant;
 	struct rm_arena *arena;
 };
 
@@ -130,7 +145,7 @@ int regmap_finish(struct regmap *map, char *why);
 uint64_t rm_domain_extent(const struct rm_domain *d);
 
 /* Where an access landed. */
-#define RM_DEPTH_MAX	8
+#define RM_DEPTH_MAX	16
 struct rm_hit {
 	const struct rm_elem *reg;	/* NULL: no register there */
 	unsigned int depth;

@@ -682,7 +682,7 @@ bad_map overlap-bitfield.xml "6: bitfield ENABLE (bits 3-3) overlaps MODE (bits 
 bad_map wide-bitfield.xml "4: register CTRL: bitfield HIGH (bits 12-19) is wider than its 16 bits"
 bad_map unknown-type.xml "5: unknown type 'no_such_enum'"
 bad_map bad-pci-id.xml "4: <pci> vendor='12345' is not a PCI ID (up to 4 hex digits, as lspci -n prints it)"
-bad_map unsupported.xml "4: unsupported attribute 'variants' in <reg32>"
+bad_map unsupported.xml "4: <reg32> variants='NV50-' without a varset (prefix= or varset= on it or around it)"
 bad_map bad-number.xml "4: <reg32> offset='010' is not a number (decimal or 0x hex)"
 fails "two maps for the same BAR are refused" 1 \
 	"mmioctl: maps/same-bar.xml:3: domain OTHER_NVME binds 1b36:0010 BAR0, as NVME does ($maps/nvme.xml:50)" \
@@ -860,6 +860,30 @@ for command in "decode --fold --map $maps/nvme.xml" "decode --json --map $maps/n
 		not_ok "${command%% --map*} of a 19 MB trace in the memory of a 1000-line one (${small} KiB, ${big} KiB)"
 	fi
 done
+
+# --- envytools' rnndb as it is: nv_mmio.xml and its 96 imports, unmodified ---
+envy=fixtures/envytools
+fails "envytools' database without --variant asks for one" 1 \
+	"mmioctl: $envy/rnndb/bus/pmc.xml:56: <bitfield> variants='NV1': the database has variants, choose one with --variant NAME (a value of enum chipset)" \
+	decode --map $envy/rnndb/nv_mmio.xml@0xe0000000 $envy/g80-trace.txt
+run decode --variant NV50 --map $envy/rnndb/nv_mmio.xml@0xe0000000 $envy/g80-trace.txt
+[ "$status" = 1 ] && [[ "$err" = "mmioctl: $envy/rnndb/nv_mmio.xml: --variant NV50 is not a value of its varsets chipset (NV1 NV3 NV3T NV4 NV5 NV6 NVA NV10 ...); obj-class ("* ]] &&
+	ok "a --variant that no varset has is refused, naming the varsets" ||
+	not_ok "a --variant that no varset has is refused, naming the varsets" "$status $err"
+exactly "envytools' database, chipset G80: PMC.ID and PGRAPH.INTR decoded" envytools-g80.txt \
+	decode --variant G80 --map $envy/rnndb/nv_mmio.xml@0xe0000000 fixtures/envytools-g80.txt
+# The register names of 163 accesses against those envytools' own decoder
+# (rnndec_decodeaddr, as lookup calls it) gives; its indices are hex.
+run decode --variant G80 --map $envy/rnndb/nv_mmio.xml@0xe0000000 $envy/g80-trace.txt
+same_names=$(paste -d' ' <(grep -v '^MAP' "$work/out" | awk '{ print ($5 == "" || $5 == "=>" ? "-" : $5) }') \
+	$envy/g80-lookup.txt | python3 -c '
+import re, sys
+norm = lambda n: re.sub(r"\[(0x[0-9a-f]+|[0-9]+)\]", lambda m: "[%d]" % int(m.group(1), 0), n)
+pairs = [line.split() for line in sys.stdin]
+print(sum(ours == norm(theirs) for ours, _, theirs in pairs), "of", len(pairs))')
+[ "$status" = 0 ] && [ -z "$err" ] && [ "$same_names" = "151 of 163" ] &&
+	ok "envytools' database names 151 of 163 registers as its lookup does" ||
+	not_ok "envytools' database names 151 of 163 registers as its lookup does" "$status $err $same_names"
 
 # --- 2 M distinct addresses (a frame buffer's), each read once: at most 256 MB ---
 awk 'BEGIN {
