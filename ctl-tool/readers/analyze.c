@@ -137,12 +137,29 @@ void u64map_free(struct u64map *m)
 
 /* ---- options and maps ---- */
 
-/* "FILE@ADDR": a map bound to a physical address. */
-static int split_bind(const char *arg, char *path, size_t size, uint64_t *base, bool *bound)
-{
-	const char *at = strrchr(arg, '@');
+/* The longest domain name FILE@ADDR:DOMAIN may give. */
+#define DOMAIN_NAME_MAX	128
 
-	*bound = at && !parse_u64(at + 1, base);
+/*
+ * "FILE@ADDR": a map bound to a physical address; "FILE@ADDR:DOMAIN" names
+ * the domain of a map that has several (DOMAIN "" without).
+ */
+static int split_bind(const char *arg, char *path, size_t size, uint64_t *base, bool *bound,
+		      char *domain)
+{
+	const char *at = strrchr(arg, '@'), *colon = at ? strchr(at, ':') : NULL;
+	char addr[32];
+
+	*domain = '\0';
+	*bound = false;
+	if (at && (colon ? (size_t)(colon - at - 1) : strlen(at + 1)) < sizeof(addr)) {
+		snprintf(addr, sizeof(addr), "%.*s", colon ? (int)(colon - at - 1) : 31, at + 1);
+		*bound = !parse_u64(addr, base);
+	}
+	if (*bound && colon && (!colon[1] || strlen(colon + 1) >= DOMAIN_NAME_MAX))
+		return -1;
+	if (*bound && colon)
+		strcpy(domain, colon + 1);
 	if (!*bound)
 		at = arg + strlen(arg);
 	if ((size_t)(at - arg) >= size || at == arg)
@@ -198,13 +215,20 @@ static int check_pci_bindings(const struct regmap *map)
 
 /*
  * The domain FILE@ADDR binds: the map's only one, or of a database that
- * imports others (envytools' nv_mmio.xml), the only one FILE defines.
+ * imports others (envytools' nv_mmio.xml), the only one FILE defines; or
+ * the one FILE@ADDR:NAME names.
  */
-static struct rm_domain *bound_domain(const struct regmap *map, size_t first, const char *file)
+static struct rm_domain *bound_domain(const struct regmap *map, size_t first, const char *file,
+				      const char *name)
 {
 	struct rm_domain *own = NULL;
 	size_t i, nown = 0;
 
+	for (i = first; *name && i < map->ndomains; i++)
+		if (!strcmp(map->domains[i]->name, name))
+			return map->domains[i];
+	if (*name)
+		return NULL;
 	if (map->ndomains - first == 1)
 		return map->domains[first];
 	for (i = first; i < map->ndomains; i++)
@@ -217,8 +241,8 @@ static struct rm_domain *bound_domain(const struct regmap *map, size_t first, co
 
 static int load_maps(struct session *s)
 {
+	char why[RM_WHY_MAX], path[4096], name[DOMAIN_NAME_MAX];
 	struct rm_domain *domain;
-	char why[RM_WHY_MAX], path[4096];
 	size_t i, before, nbinds = 0;
 	bool bound;
 
@@ -232,7 +256,7 @@ static int load_maps(struct session *s)
 	for (i = 0; i < s->nmap_paths; i++) {
 		uint64_t base = 0;
 
-		split_bind(s->map_paths[i], path, sizeof(path), &base, &bound);
+		split_bind(s->map_paths[i], path, sizeof(path), &base, &bound, name);
 		before = s->map->ndomains;
 		if (rnndb_load(s->map, path, why)) {
 			fprintf(stderr, "mmioctl: %s\n", why);
@@ -240,10 +264,15 @@ static int load_maps(struct session *s)
 		}
 		if (!bound)
 			continue;
-		domain = bound_domain(s->map, before, path);
+		domain = bound_domain(s->map, before, path, name);
+		if (!domain && *name) {
+			fprintf(stderr, "mmioctl: %s: no domain %s\n", path, name);
+			return EXIT_REFUSED;
+		}
 		if (!domain) {
-			fprintf(stderr, "mmioctl: %s: @0x%" PRIx64 " binds one domain, and the map has %zu\n",
-				path, base, s->map->ndomains - before);
+			fprintf(stderr, "mmioctl: %s: @0x%" PRIx64 " binds one domain, and the map has %zu: name it, as %s@0x%" PRIx64 ":%s\n",
+				path, base, s->map->ndomains - before, path, base,
+				s->map->domains[before]->name);
 			return EXIT_REFUSED;
 		}
 		s->binds[nbinds].path = s->map_paths[i];
@@ -392,7 +421,7 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 		[SORT_WRITES] = "writes", [SORT_FIRST] = "first", [SORT_LAST] = "last",
 	};
 	size_t key;
-	char path[4096];
+	char path[4096], name[DOMAIN_NAME_MAX];
 	uint64_t base;
 	bool bound;
 	int c, longindex = -1;
@@ -408,8 +437,8 @@ int session_start(struct session *s, int argc, char **argv, unsigned int allowed
 	/* Options may follow the traces too ("stat t.txt --json"). */
 	while ((c = getopt_long(argc, argv, "m:o:", longopts, &longindex)) != -1) {
 		if (c == 'm' && (allowed & OPT_MAP)) {
-			if (split_bind(optarg, path, sizeof(path), &base, &bound))
-				return usage_error("%s: invalid map '%s': expected FILE or FILE@ADDR",
+			if (split_bind(optarg, path, sizeof(path), &base, &bound, name))
+				return usage_error("%s: invalid map '%s': expected FILE, FILE@ADDR or FILE@ADDR:DOMAIN",
 						   argv[0], optarg);
 			s->map_paths[s->nmap_paths++] = optarg;
 		} else if (c == 'd' && (allowed & OPT_MAP)) {

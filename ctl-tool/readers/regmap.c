@@ -6,6 +6,7 @@
 #include "readers/regmap.h"
 #include "common/strbuf.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -210,18 +211,6 @@ static int by_offset(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/*
- * FIRST_WINS: child I of E overlaps the one before it; leave out the one
- * defined later. Returns the index to go on from.
- */
-static size_t drop_later(struct rm_elem *e, size_t i)
-{
-	if (e->children[i].seq < e->children[i - 1].seq)
-		i--;
-	drop(e->children, &e->nchildren, sizeof(*e->children), i);
-	return i - 1;
-}
-
 /* Sorted children, their extents, no overlap; DEPTH levels above. */
 static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth, bool first_wins,
 		       char *why)
@@ -260,6 +249,11 @@ static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth
 	}
 	for (i = 0; i < e->nchildren; i++)
 		e->children[i].seq = i;
+	if (first_wins && e->nchildren) {
+		e->reach = rm_alloc(map, e->nchildren * sizeof(*e->reach));
+		if (!e->reach)
+			return fail(why, e->file, e->line, "%s", strerror(ENOMEM));
+	}
 	if (e->nchildren > 1)
 		qsort(e->children, e->nchildren, sizeof(*e->children), by_offset);
 	for (i = 0; i < e->nchildren; i++) {
@@ -267,12 +261,7 @@ static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth
 
 		if (finish_elem(map, c, depth + 1, first_wins, why))
 			return -1;
-		if (i && c->offset < end && first_wins) {
-			i = drop_later(e, i);
-			end = i == (size_t)-1 ? 0 : e->children[i].offset + e->children[i].extent;
-			continue;
-		}
-		if (i && c->offset < end)
+		if (i && c->offset < end && !first_wins)
 			return fail(why, c->file, c->line,
 				    "%s at 0x%" PRIx64 " overlaps %s (line %d, 0x%" PRIx64 "-0x%" PRIx64 ")",
 				    elem_name(c), c->offset, elem_name(&e->children[i - 1]),
@@ -280,15 +269,22 @@ static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth
 				    e->children[i - 1].offset + e->children[i - 1].extent - 1);
 		if (c->offset + c->extent < c->offset)
 			return fail(why, c->file, c->line, "%s runs past 2^64", elem_name(c));
-		end = c->offset + c->extent;
+		if (c->offset + c->extent > end)
+			end = c->offset + c->extent;
+		if (first_wins)
+			e->reach[i] = end;
 	}
 	if (e->stride && end > e->stride && !first_wins)
 		return fail(why, e->file, e->line, "%s: its contents (0x%" PRIx64
 			    " bytes) do not fit its stride 0x%" PRIx64, elem_name(e), end, e->stride);
+	e->span = end;
 	if (e->stride) {
 		if (e->length > UINT64_MAX / e->stride)
 			return fail(why, e->file, e->line, "%s runs past 2^64", elem_name(e));
 		e->extent = e->stride * e->length;
+		/* Repetitions whose contents overlap the next (envytools has them). */
+		if (first_wins && end > e->stride)
+			e->extent += end - e->stride;
 	} else {
 		e->extent = end;
 	}
@@ -355,10 +351,84 @@ static const struct rm_elem *find_child(const struct rm_elem *parent, uint64_t o
 	return lo ? &parent->children[lo - 1] : NULL;
 }
 
+static bool match_below(const struct rm_elem *level, uint64_t off, struct rm_hit *hit);
+
+/* Is OFF, inside C's extent, one of its registers? HIT's path grows by C. */
+static bool match_elem(const struct rm_elem *c, uint64_t off, struct rm_hit *hit)
+{
+	uint64_t index = c->stride ? off / c->stride : 0;
+
+	if (hit->depth == RM_DEPTH_MAX)
+		return false;
+	hit->path[hit->depth++] = c;
+	if (c->kind == RM_REG) {
+		off -= index * c->stride;
+		hit->index[hit->depth - 1] = index;
+		if (off < c->width) {
+			hit->reg = c;
+			hit->byte = off;
+			return true;
+		}
+	} else {
+		uint64_t first = index, last = index;
+
+		/*
+		 * Repetitions whose contents reach past the stride overlap the
+		 * next ones: the first that has it, as envytools tries them.
+		 */
+		if (c->stride && c->span > c->stride)
+			first = off < c->span ? 0 : (off - c->span) / c->stride + 1;
+		for (index = first; index <= last && index < c->length; index++) {
+			hit->index[hit->depth - 1] = index;
+			if (match_below(c, off - index * c->stride, hit))
+				return true;
+		}
+	}
+	hit->depth--;
+	return false;
+}
+
+/*
+ * first_wins: the children of LEVEL that cover OFF (reach[] bounds the
+ * walk back from the last one that starts at or below it), tried in the
+ * order they were defined.
+ */
+static bool match_below(const struct rm_elem *level, uint64_t off, struct rm_hit *hit)
+{
+	const struct rm_elem *c = find_child(level, off), *tried = NULL;
+	size_t last, j;
+
+	if (!c)
+		return false;
+	last = c - level->children;
+	for (;;) {
+		const struct rm_elem *next = NULL;
+
+		/* The earliest defined one not tried yet: few cover one offset. */
+		for (j = last + 1; j-- > 0 && level->reach[j] > off; ) {
+			c = &level->children[j];
+			if (off - c->offset < c->extent && (!tried || c->seq > tried->seq) &&
+			    (!next || c->seq < next->seq))
+				next = c;
+		}
+		if (!next)
+			return false;
+		if (match_elem(next, off - next->offset, hit))
+			return true;
+		tried = next;
+	}
+}
+
 bool rm_lookup(const struct rm_domain *d, uint64_t offset, struct rm_hit *hit)
 {
 	const struct rm_elem *level = &d->root;
 	uint64_t off = offset;
+
+	if (d->first_wins) {
+		hit->reg = NULL;
+		hit->depth = 0;
+		return match_below(level, off, hit);
+	}
 
 	hit->reg = NULL;
 	hit->depth = 0;

@@ -84,6 +84,9 @@ struct rm_elem {
 	const char *file;
 	int line;
 	size_t seq;			/* definition order, for first_wins */
+	/* first_wins: how far children[0..i] reach, for overlapping ones. */
+	uint64_t *reach;
+	uint64_t span;			/* bytes one repetition's children cover */
 };
 
 /* <pci vendor= device= bar=/>: the BAR this domain describes. */
@@ -99,8 +102,9 @@ struct rm_domain {
 	size_t npci;
 	/*
 	 * A database of several files (envytools', Mesa's) is taken as it
-	 * is: where elements or bitfields overlap, the first defined is
-	 * used, as envytools' lookup does, and the later one left out.
+	 * is: elements may overlap, and an access is the first defined
+	 * register that has it, as envytools' lookup tries them; of two
+	 * overlapping bitfields the later one is left out.
 	 */
 	bool first_wins;
 	unsigned int unit;		/* bytes per offset unit (width= / 8) */

@@ -361,6 +361,23 @@ static bool is_spectype(const struct loader *ld, const char *name)
 	return false;
 }
 
+/*
+ * Built-in types shown as hex: envytools' float, fixed and ufixed, Mesa's
+ * a3xx_regid, address, waddress and uoffset; bitfield and enum are what
+ * the children make them.
+ */
+static bool is_hex_type(const char *name)
+{
+	static const char *const names[] = { "hex", "float", "fixed", "ufixed", "bitfield", "enum",
+					     "a3xx_regid", "address", "waddress", "uoffset" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
 /* type= and shr=, as registers and bitfields have them. */
 static int type_attributes(struct loader *ld, const xmlNode *node, struct rm_type *type)
 {
@@ -374,10 +391,7 @@ static int type_attributes(struct loader *ld, const xmlNode *node, struct rm_typ
 		return fail(ld, node, "shr=%llu is more than 63", (unsigned long long)shr);
 	type->shr = shr;
 	type->kind = RM_HEX;
-	/* bitfield and enum: what the children make it. */
-	if (!name || !strcmp(name, "hex") || !strcmp(name, "float") || !strcmp(name, "fixed") ||
-	    !strcmp(name, "ufixed") || !strcmp(name, "bitfield") || !strcmp(name, "enum") ||
-	    is_spectype(ld, name))
+	if (!name || is_hex_type(name) || is_spectype(ld, name))
 		return 0;
 	if (!strcmp(name, "uint"))
 		type->kind = RM_UINT;
@@ -462,17 +476,18 @@ static int inline_value(struct loader *ld, const xmlNode *node, struct rm_type *
 	return parse_value(ld, node, (struct rm_enum *)type->enumeration);
 }
 
-/* pos=, or low= and high=, into F. */
-static int bit_placement(struct loader *ld, const xmlNode *node, struct rm_field *f)
+/* pos=, or low= and high= (else DEFAULT_LOW, DEFAULT_HIGH), into F. */
+static int bits_or(struct loader *ld, const xmlNode *node, struct rm_field *f,
+		   uint64_t default_low, uint64_t default_high)
 {
-	uint64_t low = UINT64_MAX, high = UINT64_MAX, pos = UINT64_MAX;
+	uint64_t low = default_low, high = default_high, pos = UINT64_MAX;
 
 	if (number_attribute(ld, node, "pos", false, &pos) ||
 	    number_attribute(ld, node, "low", false, &low) ||
 	    number_attribute(ld, node, "high", false, &high))
 		return -1;
 	if (pos != UINT64_MAX) {
-		if (low != UINT64_MAX || high != UINT64_MAX)
+		if (low != default_low || high != default_high)
 			return fail(ld, node, "bitfield %s: pos= with low= or high=", f->name);
 		low = high = pos;
 	}
@@ -486,8 +501,17 @@ static int bit_placement(struct loader *ld, const xmlNode *node, struct rm_field
 	return 0;
 }
 
-/* Attributes a type may have that are taken and not used. */
-#define UNUSED_TYPE_ATTRIBUTES	"add", "min", "max", "align", "radix"
+/* pos=, or low= and high=, into F. */
+static int bit_placement(struct loader *ld, const xmlNode *node, struct rm_field *f)
+{
+	return bits_or(ld, node, f, UINT64_MAX, UINT64_MAX);
+}
+
+/*
+ * Attributes taken and not used: a type's (envytools'), a register's
+ * usage= and a bitfield's addvariant= (Mesa's, for its command streams).
+ */
+#define UNUSED_TYPE_ATTRIBUTES	"add", "min", "max", "align", "radix", "usage", "addvariant"
 
 static int parse_bitfield_body(struct loader *ld, const xmlNode *node, struct rm_field *f)
 {
@@ -735,11 +759,35 @@ static int register_bitfield(struct loader *ld, const xmlNode *node, struct rm_e
 	return parse_bitfield(ld, node, set);
 }
 
+/*
+ * Mesa's <reg32 name= low= high= type=>: the value is those bits, shown
+ * as one bitfield of the register's name and the register's type.
+ */
+static int value_bits(struct loader *ld, const xmlNode *node, struct rm_elem *e)
+{
+	struct rm_bitset *set = new_bitset(ld, node);
+	struct rm_field *f;
+
+	if (!set)
+		return out_of_memory(ld, node);
+	f = rm_append(ld->map, (void **)&set->fields, &set->nfields, sizeof(*f));
+	if (!f)
+		return out_of_memory(ld, node);
+	f->name = e->name;
+	f->line = xmlGetLineNo(node);
+	/* Left out, low= is 0 and high= the register's top bit, as in Mesa. */
+	if (bits_or(ld, node, f, 0, e->width * 8 - 1) || type_attributes(ld, node, &f->type))
+		return -1;
+	e->type.kind = RM_BITSET;
+	e->type.bitset = set;
+	return 0;
+}
+
 static int parse_register(struct loader *ld, const xmlNode *node, struct rm_elem *e)
 {
 	static const char *const allowed[] = { "name", "offset", "length", "stride", "access",
 					       "type", "shr", "volatile", "varset", "variants",
-					       UNUSED_TYPE_ATTRIBUTES, NULL };
+					       "pos", "low", "high", UNUSED_TYPE_ATTRIBUTES, NULL };
 	const xmlNode *child;
 	const char *access;
 	bool done;
@@ -750,9 +798,15 @@ static int parse_register(struct loader *ld, const xmlNode *node, struct rm_elem
 	e->width = register_width(node);
 	if (text_attribute(ld, node, "name", true, &e->name) || placement(ld, node, e, true) ||
 	    text_attribute(ld, node, "access", false, &access) ||
-	    bool_attribute(ld, node, "volatile", &e->is_volatile) ||
-	    type_attributes(ld, node, &e->type))
+	    bool_attribute(ld, node, "volatile", &e->is_volatile))
 		return -1;
+	if (xmlHasProp(node, (const xmlChar *)"pos") || xmlHasProp(node, (const xmlChar *)"low") ||
+	    xmlHasProp(node, (const xmlChar *)"high")) {
+		if (value_bits(ld, node, e))
+			return -1;
+	} else if (type_attributes(ld, node, &e->type)) {
+		return -1;
+	}
 	if (access && strcmp(access, "r") && strcmp(access, "w") && strcmp(access, "rw"))
 		return fail(ld, node, "register %s: access='%s': expected r, w or rw", e->name,
 			    access);
@@ -786,7 +840,7 @@ static int parse_elements(struct loader *ld, const xmlNode *node, struct rm_elem
 static int parse_group(struct loader *ld, const xmlNode *node, struct rm_elem *e)
 {
 	static const char *const allowed[] = { "name", "offset", "length", "stride", "prefix",
-					       "varset", "variants", NULL };
+					       "varset", "variants", "usage", NULL };
 	bool array = named(node, "array");
 	uint64_t base;
 	int ret;

@@ -786,7 +786,7 @@ run decode --map maps/entity.xml@0x1000 fixtures/edu-session.txt
 [ "$status" = 0 ] && ! grep -q root: "$work/out" && ok "an external entity in a map is not read" ||
 	not_ok "an external entity in a map is not read"
 fails "@ADDR wants a map of one domain" 1 \
-	"mmioctl: $maps: @0x1000 binds one domain, and the map has 3" decode --map $maps@0x1000 fixtures/edu-session.txt
+	"mmioctl: $maps: @0x1000 binds one domain, and the map has 3: name it, as $maps@0x1000:E1000" decode --map $maps@0x1000 fixtures/edu-session.txt
 run decode --map $maps fixtures/nvme-probe.txt
 cp "$work/out" "$work/dir"
 run decode --map $maps/nvme.xml fixtures/nvme-probe.txt
@@ -881,9 +881,21 @@ import re, sys
 norm = lambda n: re.sub(r"\[(0x[0-9a-f]+|[0-9]+)\]", lambda m: "[%d]" % int(m.group(1), 0), n)
 pairs = [line.split() for line in sys.stdin]
 print(sum(ours == norm(theirs) for ours, _, theirs in pairs), "of", len(pairs))')
-[ "$status" = 0 ] && [ -z "$err" ] && [ "$same_names" = "151 of 163" ] &&
-	ok "envytools' database names 151 of 163 registers as its lookup does" ||
-	not_ok "envytools' database names 151 of 163 registers as its lookup does" "$status $err $same_names"
+[ "$status" = 0 ] && [ -z "$err" ] && [ "$same_names" = "163 of 163" ] &&
+	ok "envytools' database names 163 of 163 registers as its lookup does" ||
+	not_ok "envytools' database names 163 of 163 registers as its lookup does" "$status $err $same_names"
+
+# --- Mesa's freedreno a6xx.xml as it is, and its variants ---
+fd=fixtures/freedreno/adreno/a6xx.xml
+fails "a map of several domains bound without naming one says how" 1 \
+	"mmioctl: $fd: @0xe0000000 binds one domain, and the map has 69: name it, as $fd@0xe0000000:A6XX" \
+	decode --variant A6XX --map $fd@0xe0000000 fixtures/freedreno-a6xx.txt
+fails "a domain the map does not have is refused" 1 "mmioctl: $fd: no domain A8XX" \
+	decode --variant A6XX --map $fd@0xe0000000:A8XX fixtures/freedreno-a6xx.txt
+exactly "freedreno a6xx.xml, variant A6XX: CP_RB, no LPAC bits, CP_APERTURE_CNTL_HOST plain" \
+	freedreno-a6xx.txt decode --variant A6XX --map $fd@0xe0000000:A6XX fixtures/freedreno-a6xx.txt
+exactly "freedreno a6xx.xml, variant A7XX: PM4CPINTERRUPT, the aperture's fields" \
+	freedreno-a7xx.txt decode --variant A7XX --map $fd@0xe0000000:A6XX fixtures/freedreno-a6xx.txt
 
 # --- 2 M distinct addresses (a frame buffer's), each read once: at most 256 MB ---
 awk 'BEGIN {
