@@ -179,6 +179,36 @@ static int find_maps(struct session *s)
 	return 0;
 }
 
+/* How far into a trace PMC.ID is looked for: a driver reads it at probe. */
+#define PMC_ID_LINES	100000
+
+/*
+ * Without --variant: the first 4-byte read of BASE (an NVIDIA BAR0's
+ * PMC.ID) in the first trace, if that is a file, into MAP for the loader
+ * to take envytools' chipset from (regmap.h).
+ */
+static void find_pmc_id(const struct session *s, uint64_t base, struct regmap *map)
+{
+	struct trace_reader r;
+	struct trace_line t;
+	char why[TRACE_WHY_MAX];
+	const char *line;
+	size_t len;
+	struct stat st;
+
+	if (s->variant || !s->npaths || stat(s->paths[0], &st) || !S_ISREG(st.st_mode) ||
+	    trace_open(&r, s->paths[0]))
+		return;
+	while (r.number < PMC_ID_LINES && trace_next(&r, &line, &len) > 0)
+		if (!trace_parse(line, len, &t, why) && t.type == TRACE_READ && t.width == 4 &&
+		    t.phys == base) {
+			map->has_pmc_id = true;
+			map->pmc_id = t.value;
+			break;
+		}
+	trace_close(&r);
+}
+
 static int load_maps(struct session *s)
 {
 	if (!s->nmap_paths)
@@ -239,6 +269,36 @@ static struct rm_domain *bound_domain(const struct regmap *map, size_t first, co
 	return nown == 1 ? own : NULL;
 }
 
+/* How far into a trace PMC.ID is looked for: a driver reads it at probe. */
+#define PMC_ID_LINES	100000
+
+/*
+ * Without --variant: the first 4-byte read of BASE (an NVIDIA BAR0's
+ * PMC.ID) in the first trace, if that is a file, into MAP for the loader
+ * to take envytools' chipset from (regmap.h).
+ */
+static void find_pmc_id(const struct session *s, uint64_t base, struct regmap *map)
+{
+	struct trace_reader r;
+	struct trace_line t;
+	char why[TRACE_WHY_MAX];
+	const char *line;
+	size_t len;
+	struct stat st;
+
+	if (s->variant || !s->npaths || stat(s->paths[0], &st) || !S_ISREG(st.st_mode) ||
+	    trace_open(&r, s->paths[0]))
+		return;
+	while (r.number < PMC_ID_LINES && trace_next(&r, &line, &len) > 0)
+		if (!trace_parse(line, len, &t, why) && t.type == TRACE_READ && t.width == 4 &&
+		    t.phys == base) {
+			map->has_pmc_id = true;
+			map->pmc_id = t.value;
+			break;
+		}
+	trace_close(&r);
+}
+
 static int load_maps(struct session *s)
 {
 	char why[RM_WHY_MAX], path[4096], name[DOMAIN_NAME_MAX];
@@ -258,9 +318,17 @@ static int load_maps(struct session *s)
 
 		split_bind(s->map_paths[i], path, sizeof(path), &base, &bound, name);
 		before = s->map->ndomains;
+		s->map->has_pmc_id = false;
+		if (bound && !s->map->variant)
+			find_pmc_id(s, base, s->map);
 		if (rnndb_load(s->map, path, why)) {
 			fprintf(stderr, "mmioctl: %s\n", why);
 			return EXIT_REFUSED;
+		}
+		if (s->map->has_pmc_id && s->map->variant && !s->variant) {
+			fprintf(stderr, "mmioctl: %s: chipset %s, of the trace's PMC.ID 0x%08" PRIx32 " (--variant NAME chooses)\n",
+				path, s->map->variant, s->map->pmc_id);
+			s->variant = s->map->variant;
 		}
 		if (!bound)
 			continue;

@@ -125,6 +125,13 @@ struct regmap {
 	 * as envytools' chipset "G80", that variants= attributes select by.
 	 */
 	const char *variant;
+	/*
+	 * Without a variant: PMC.ID, the first read of offset 0 of the BAR
+	 * the map is bound to, that envytools' chipset variant is taken from
+	 * (as demmio does). The loader sets variant then.
+	 */
+	bool has_pmc_id;
+	uint32_t pmc_id;
 	struct rm_arena *arena;
 };
 

@@ -38,6 +38,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,11 +68,14 @@ struct group {
 	const xmlNode *node;
 };
 
-/* A varset: the names of an enum's values, in order. */
+/* A varset: the names of an enum's values, in order, and their value=. */
 struct varset {
 	const char *name;
 	const char **values;
 	size_t nvalues;
+	uint64_t *ids;
+	bool *has_id;
+	size_t nids, nhas_id;
 };
 
 struct loader {
@@ -229,6 +233,23 @@ static bool has_name(const xmlNode *node, const char *name)
 
 /* ---- variants ---- */
 
+/* NAME, the variant that <value> NODE names, at the end of VS. */
+static int add_variant(struct loader *ld, struct varset *vs, const xmlNode *node,
+		       const xmlChar *name)
+{
+	const char **slot = rm_append(ld->map, (void **)&vs->values, &vs->nvalues, sizeof(*slot));
+	uint64_t *id = rm_append(ld->map, (void **)&vs->ids, &vs->nids, sizeof(*id));
+	bool *has_id = rm_append(ld->map, (void **)&vs->has_id, &vs->nhas_id, sizeof(*has_id));
+	xmlChar *value = xmlGetProp(node, (const xmlChar *)"value");
+
+	if (slot)
+		*slot = rm_strdup(ld->map, (const char *)name);
+	if (id && has_id && value)
+		*has_id = !parse_u64((const char *)value, id);
+	xmlFree(value);
+	return slot && *slot && id && has_id ? 0 : out_of_memory(ld, node);
+}
+
 /* The <value name=> of every <enum name=VS> below NODE, in document order. */
 static int collect_values(struct loader *ld, const xmlNode *node, struct varset *vs)
 {
@@ -244,16 +265,11 @@ static int collect_values(struct loader *ld, const xmlNode *node, struct varset 
 		}
 		for_each_element(value, child) {
 			xmlChar *name = xmlGetProp(value, (const xmlChar *)"name");
-			const char **slot = NULL;
+			int ret = name && named(value, "value") ? add_variant(ld, vs, value, name) : 0;
 
-			if (name && named(value, "value"))
-				slot = rm_append(ld->map, (void **)&vs->values, &vs->nvalues,
-						 sizeof(*slot));
-			if (slot)
-				*slot = rm_strdup(ld->map, (const char *)name);
 			xmlFree(name);
-			if (slot && !*slot)
-				return out_of_memory(ld, value);
+			if (ret)
+				return ret;
 		}
 	}
 	return 0;
@@ -284,6 +300,39 @@ static const struct varset *find_varset(struct loader *ld, const xmlNode *at, co
 	return vs;
 }
 
+/*
+ * envytools' chipset from PMC.ID (NV_PMC_BOOT_0), as its parse_pmc_id()
+ * reads it for NV10 and later; 0 if it cannot tell.
+ */
+static uint64_t chipset_of(uint32_t pmc_id)
+{
+	/* Bit 31 set: a big-endian card's, byte-swapped. */
+	if (pmc_id & 0x80000000 && !(pmc_id & 0x80))
+		pmc_id = __builtin_bswap32(pmc_id);
+	return pmc_id & 0x80 ? pmc_id >> 20 & 0x1ff : 0;
+}
+
+/*
+ * Without --variant, the chipset of the PMC.ID the trace read (regmap.h),
+ * as demmio takes it: the map's variant from now on. NULL, and WHY, if
+ * enum chipset does not name it.
+ */
+static const char *chipset_variant(struct loader *ld, const xmlNode *node,
+				   const struct varset *vs)
+{
+	uint64_t chipset = chipset_of(ld->map->pmc_id);
+	size_t i;
+
+	for (i = 0; chipset && i < vs->nvalues; i++)
+		if (vs->has_id[i] && vs->ids[i] == chipset) {
+			ld->map->variant = vs->values[i];
+			return vs->values[i];
+		}
+	fail(ld, node, "the trace's PMC.ID 0x%08x is chipset 0x%" PRIx64 ", which enum chipset does not name: give --variant NAME",
+	     ld->map->pmc_id, chipset);
+	return NULL;
+}
+
 /* Is NODE, with VARIANTS, in the map's variant? */
 static int take_variants(struct loader *ld, const xmlNode *node, const char *variants,
 			 bool *taken)
@@ -298,12 +347,17 @@ static int take_variants(struct loader *ld, const xmlNode *node, const char *var
 	if (!varset)
 		return fail(ld, node, "<%s> variants='%s' without a varset (prefix= or varset= on it or around it)",
 			    node->name, variants);
-	if (!variant)
-		return fail(ld, node, "<%s> variants='%s': the database has variants, choose one with --variant NAME (a value of enum %s)",
-			    node->name, variants, varset);
 	vs = find_varset(ld, node, varset);
 	if (!vs)
 		return -1;
+	if (!variant && ld->map->has_pmc_id && !strcmp(varset, "chipset")) {
+		variant = chipset_variant(ld, node, vs);
+		if (!variant)
+			return -1;
+	}
+	if (!variant)
+		return fail(ld, node, "<%s> variants='%s': the database has variants, choose one with --variant NAME (a value of enum %s)",
+			    node->name, variants, varset);
 	for (i = 0; i < vs->nvalues && strcmp(vs->values[i], variant); i++)
 		;
 	/* Another varset (envytools' obj-class beside chipset): kept, as lookup does. */

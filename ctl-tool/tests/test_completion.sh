@@ -55,10 +55,11 @@ completes drop 0x1000 4 --count "" --
 completes drop --c -- --count
 completes di -- diff
 completes decode --f -- --fold
-completes decode - -- --map --map-dir --no-maps --fold --json --help
-completes stat - -- --map --map-dir --no-maps --sort --json --help
+completes decode - -- --map --map-dir --no-maps --variant --fold --json --help
+completes stat - -- --map --map-dir --no-maps --variant --sort --json --help
 completes stat --sort re -- reads
-completes diff - -- --map --map-dir --no-maps --help
+completes decode --variant "" --
+completes diff - -- --map --map-dir --no-maps --variant --help
 completes decode --map "$maps/nv" -- "$maps/nvme.xml"
 completes stat --map "$maps/ed" -- "$maps/edu.xml"
 completes stat --map-dir "${maps%/maps}/map" -- "$maps"

@@ -777,7 +777,7 @@ else
 fi
 run decode -h
 if [ "$status" = 0 ] && [ -z "$err" ] && [ "$(head -n 1 "$work/out")" = \
-	"usage: mmioctl decode [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [--fold] [--json] TRACE|-" ]; then
+	"usage: mmioctl decode [--map FILE[@ADDR[:DOMAIN]]... | --map-dir DIR... | --no-maps] [--variant NAME] [--fold] [--json] TRACE|-" ]; then
 	ok "decode -h prints decode's usage"
 else
 	not_ok "decode -h prints decode's usage" "status $status; $(cat "$work/out") $err"
@@ -861,6 +861,18 @@ for command in "decode --fold --map $maps/nvme.xml" "decode --json --map $maps/n
 	fi
 done
 
+# --- variants=, groups, a register's own bits: one map, three variants ---
+for v in V1 V2 V3; do
+	exactly "variants: --variant $v keeps what its variants= take" variants-$v.txt \
+		decode --variant $v --map maps/variants.xml@0x1000 fixtures/variants.txt
+done
+fails "a --variant that is not a value of the varset is refused" 1 \
+	"mmioctl: maps/variants.xml: --variant V9 is not a value of its varset gen (V1 V2 V3)" \
+	decode --variant V9 --map maps/variants.xml@0x1000 fixtures/variants.txt
+fails "--variant with --no-maps is a usage error" 2 \
+	"mmioctl: decode: --variant chooses what maps describe: not with --no-maps
+Try 'mmioctl --help'." decode --variant V1 --no-maps fixtures/variants.txt
+
 # --- envytools' rnndb as it is: nv_mmio.xml and its 96 imports, unmodified ---
 envy=fixtures/envytools
 fails "envytools' database without --variant asks for one" 1 \
@@ -872,6 +884,15 @@ run decode --variant NV50 --map $envy/rnndb/nv_mmio.xml@0xe0000000 $envy/g80-tra
 	not_ok "a --variant that no varset has is refused, naming the varsets" "$status $err"
 exactly "envytools' database, chipset G80: PMC.ID and PGRAPH.INTR decoded" envytools-g80.txt \
 	decode --variant G80 --map $envy/rnndb/nv_mmio.xml@0xe0000000 fixtures/envytools-g80.txt
+run decode --map $envy/rnndb/nv_mmio.xml@0xe0000000 fixtures/envytools-g80.txt
+[ "$status" = 0 ] && cmp -s "$work/out" expected/envytools-g80.txt &&
+	[ "$err" = "mmioctl: $envy/rnndb/nv_mmio.xml: chipset G80, of the trace's PMC.ID 0x050200a2 (--variant NAME chooses)" ] &&
+	ok "without --variant, the chipset is the trace's PMC.ID's, and said so" ||
+	not_ok "without --variant, the chipset is the trace's PMC.ID's, and said so" "$status $err"
+printf 'MAP 0.000000 1 0xe0000000 0xffffc90000000000 0x1000000 0x0 0\nR 4 0.000001 1 0xe0000000 0x3ff000a1 0x0 0\n' > "$work/nochip.txt"
+fails "a PMC.ID whose chipset envytools does not name asks for --variant" 1 \
+	"mmioctl: $envy/rnndb/bus/pmc.xml:56: the trace's PMC.ID 0x3ff000a1 is chipset 0x1ff, which enum chipset does not name: give --variant NAME" \
+	decode --map $envy/rnndb/nv_mmio.xml@0xe0000000 "$work/nochip.txt"
 # The register names of 163 accesses against those envytools' own decoder
 # (rnndec_decodeaddr, as lookup calls it) gives; its indices are hex.
 run decode --variant G80 --map $envy/rnndb/nv_mmio.xml@0xe0000000 $envy/g80-trace.txt

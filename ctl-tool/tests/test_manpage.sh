@@ -21,16 +21,16 @@ warnings=$(groff -man -Tutf8 -ww "$page" 2>&1 >/dev/null)
 	result FAIL "renders without warnings" "$warnings"
 
 # Rendered wide enough for each synopsis line to stay whole.
-rendered=$(groff -man -Tascii -rLL=120n "$page" 2>/dev/null | col -bx)
+rendered=$(groff -man -Tascii -rLL=140n "$page" 2>/dev/null | col -bx)
 synopsis=$(sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' <<< "$rendered" | sed '1d;$d' |
 	sed -E 's/^ +//; s/ +/ /g' | grep .)
 expected='mmioctl [--root=DIR] record [-e] [-i NAME] [-o FILE] [-b KB] [-d SECONDS] [-q] [-- COMMAND...]
 mmioctl hist [-i NAME] [--json]
-mmioctl decode [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [--fold] [--json] TRACE|-
-mmioctl stat [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [--json] TRACE|-
-mmioctl diff [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] A B
-mmioctl timeline [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [-o FILE] TRACE|-
-mmioctl plot [--map FILE[@ADDR]... | --map-dir DIR... | --no-maps] [-o FILE] TRACE|-
+mmioctl decode [--map FILE[@ADDR[:DOMAIN]]... | --map-dir DIR... | --no-maps] [--variant NAME] [--fold] [--json] TRACE|-
+mmioctl stat [--map FILE[@ADDR[:DOMAIN]]... | --map-dir DIR... | --no-maps] [--variant NAME] [--json] TRACE|-
+mmioctl diff [--map FILE[@ADDR[:DOMAIN]]... | --map-dir DIR... | --no-maps] [--variant NAME] A B
+mmioctl timeline [--map FILE[@ADDR[:DOMAIN]]... | --map-dir DIR... | --no-maps] [--variant NAME] [-o FILE] TRACE|-
+mmioctl plot [--map FILE[@ADDR[:DOMAIN]]... | --map-dir DIR... | --no-maps] [--variant NAME] [-o FILE] TRACE|-
 mmioctl model [-o FILE] TRACE...
 mmioctl convert [TRACE|-]
 mmioctl last-boot [-i NAME] [--clear]
