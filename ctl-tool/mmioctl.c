@@ -79,7 +79,7 @@ static const struct command commands[] = {
 	  "the trace in the Chrome/Perfetto JSON trace format, to view in time", 0 },
 	{ "plot", "[--map FILE[@ADDR[:DOMAIN]]... | --map-dir DIR... | --no-maps] [--variant NAME] [-o FILE] TRACE|-", 1, -1, cmd_plot,
 	  "a picture of the trace in SVG: registers by time, the hottest first", 0 },
-	{ "model", "[-o FILE] TRACE...", 1, -1, cmd_model,
+	{ "model", "[-o FILE] [--json] TRACE...", 1, -1, cmd_model,
 	  "a register map inferred from traces (rnndb XML decode loads)", 0 },
 	{ "convert", "[TRACE|-]", 0, 1, cmd_convert,
 	  "an events trace (an instance's trace) in the stock format", 0 },

@@ -561,6 +561,131 @@ static void write_model(struct model *m, const struct session *s)
 	out_str("\n</database>\n");
 }
 
+/* ---- the model as JSON (model --json) ---- */
+
+static void json_hex(const char *key, uint64_t v, bool comma)
+{
+	out_char('"');
+	out_str(key);
+	out_str("\":\"0x");
+	out_hex(v, 1);
+	out_char('"');
+	if (comma)
+		out_char(',');
+}
+
+static void json_count(const char *key, unsigned long long v)
+{
+	out_char('"');
+	out_str(key);
+	out_str("\":");
+	out_dec(v);
+	out_char(',');
+}
+
+static void json_reg(const struct model_reg *reg)
+{
+	unsigned int w, k;
+	bool first = true;
+
+	out_char('{');
+	json_hex("offset", reg->offset, true);
+	json_count("width", reg->width);
+	out_str("\"widths\":[");
+	for (w = 1; w <= 8; w <<= 1)
+		if (reg->widths & w) {
+			if (!first)
+				out_char(',');
+			out_dec(w);
+			first = false;
+		}
+	out_str("],\"inner\":[");
+	for (first = true, k = 1; k < 8; k++)
+		if (reg->inner >> k & 1) {
+			if (!first)
+				out_char(',');
+			out_dec(k);
+			first = false;
+		}
+	out_str("],");
+	json_count("reads", reg->reads);
+	json_count("writes", reg->writes);
+	out_str("\"access\":\"");
+	out_str(!reg->writes ? "r" : !reg->reads ? "w" : "rw");
+	out_str("\",\"first_read\":");
+	if (reg->have_first) {
+		out_str("\"0x");
+		out_hex(reg->first_read, 1);
+		out_char('"');
+	} else {
+		out_str("null");
+	}
+	out_str(",\"written_before_first_read\":");
+	out_str(reg->have_first && reg->write_before_first ? "true" : "false");
+	out_char(',');
+	json_hex("changed", reg->changed, true);
+	out_str("\"changes_alone\":");
+	out_str(reg->changes_alone ? "true," : "false,");
+	json_count("loops", reg->loops);
+	json_hex("polled", reg->polled, true);
+	json_hex("w1c", reg->w1c, false);
+	out_char('}');
+}
+
+static void json_domain(struct model_domain *d)
+{
+	size_t i;
+
+	qsort(d->regs, d->nregs, sizeof(*d->regs), by_offset);
+	merge_overlaps(d);
+	out_str("{\"name\":");
+	out_json_string(d->name, strlen(d->name));
+	out_char(',');
+	if (d->pci) {
+		out_str("\"vendor\":\"");
+		out_hex(d->vendor, 4);
+		out_str("\",\"device\":\"");
+		out_hex(d->device, 4);
+		out_str("\",");
+		json_count("bar", d->bar);
+	} else {
+		json_hex("base", d->base, true);
+	}
+	json_hex("size", d->size, true);
+	out_str("\"registers\":[");
+	for (i = 0; i < d->nregs; i++) {
+		if (i)
+			out_char(',');
+		json_reg(&d->regs[i]);
+	}
+	out_str("]}");
+}
+
+static void json_model(struct model *m, const struct session *s)
+{
+	const char *path;
+	size_t i;
+	int p;
+
+	out_str("{\"traces\":[");
+	for (p = 0; p < s->npaths; p++) {
+		path = strcmp(s->paths[p], "-") ? s->paths[p] : "standard input";
+		if (p)
+			out_char(',');
+		out_json_string(path, strlen(path));
+	}
+	out_str("],");
+	json_count("accesses", m->accesses - m->skipped);
+	json_count("skipped", m->skipped);
+	out_str("\"devices\":[");
+	for (i = 0; i < m->ndomains; i++) {
+		if (i)
+			out_char(',');
+		json_domain(m->domains[i]);
+	}
+	out_str("]}\n");
+}
+
 static void free_model(struct model *m)
 {
 	size_t i;
@@ -597,7 +722,7 @@ int cmd_model(int argc, char **argv)
 	struct model m = { .s = &s };
 	int ret;
 
-	ret = session_start(&s, argc, argv, OPT_OUTPUT, TRACES_ANY);
+	ret = session_start(&s, argc, argv, OPT_OUTPUT | OPT_JSON, TRACES_ANY);
 	if (!ret)
 		ret = read_traces(&m, &s);
 	if (!ret && !m.ndomains) {
@@ -612,7 +737,10 @@ int cmd_model(int argc, char **argv)
 	if (!ret && s.output)
 		ret = output_start(s.output);
 	if (!ret) {
-		write_model(&m, &s);
+		if (s.json)
+			json_model(&m, &s);
+		else
+			write_model(&m, &s);
 		out_flush();
 		if (s.output)
 			ret = output_end(0);

@@ -507,6 +507,19 @@ has "model: a bit that changed is a bitfield" '		<bitfield name="B2" pos="2"/>'
 has "model: the widest access names the register, the others are said; a narrower read is no change" \
 	'		<doc>2 reads, 0 writes; widths 2 4; first read 0x0000beef.</doc>'
 has "model: a register only read is access=r" '	<reg32 offset="0x008" name="R008" access="r">'
+exactly "model --json of two edu sessions, added up" edu-sessions.model.json \
+	model --json fixtures/edu-session.txt fixtures/edu-session2.txt
+# The JSON says what the XML says: the nvme probe's registers, offsets and access.
+run model --json fixtures/nvme-probe.txt
+json_regs=$(python3 -c 'import json, sys
+d = json.load(sys.stdin)["devices"][0]
+print(d["name"], d["vendor"], d["device"], d["bar"], len(d["registers"]),
+      sum(r["reads"] + r["writes"] for r in d["registers"]),
+      " ".join(r["offset"] + ":" + r["access"] for r in d["registers"][:4]))' < "$work/out")
+xml_regs=$("$mmioctl" model fixtures/nvme-probe.txt | grep -c '^	<reg')
+[ "$status" = 0 ] && [ "$json_regs" = "PCI_1B36_0010_BAR0 1b36 0010 0 $xml_regs 241 0x0:r 0x4:r 0x8:r 0x14:w" ] &&
+	ok "model --json of the nvme probe: the XML's $xml_regs registers, all 241 accesses" ||
+	not_ok "model --json of the nvme probe: the XML's $xml_regs registers, all 241 accesses" "$status $json_regs"
 # The model loads back: decode names every access of the trace it came from.
 run decode --map "$work/m.xml@0x10000000" "$work/m.txt"
 named=$(grep -cE '^[0-9.]+ [RW][0-9] MAP_10000000\+0x[0-9a-f]+ 0x[0-9a-f]+ R0[0-9a-f]+ ' "$work/out")
