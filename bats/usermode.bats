@@ -45,7 +45,8 @@ traced_on_every_cpu() {
 	dmesg_mark
 	run su -s /bin/sh nobody -c "tfloop 1000"
 	assert_eq "tfloop's status" 0 "$status"
-	[ "$output" -gt 1000 ] || { echo "only $output traps"; false; }
+	# Hundreds at least (a KASAN kernel under TCG manages about 750 in 1 s).
+	[ "$output" -gt 200 ] || { echo "only $output traps"; false; }
 	echo "# $output single-step traps in 1 s, as nobody" >&3
 	assert_eq "kernel log lines" "$DMESG_LINES" "$(dmesg | wc -l)"
 	traced_on_every_cpu
