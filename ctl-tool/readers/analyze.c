@@ -179,36 +179,6 @@ static int find_maps(struct session *s)
 	return 0;
 }
 
-/* How far into a trace PMC.ID is looked for: a driver reads it at probe. */
-#define PMC_ID_LINES	100000
-
-/*
- * Without --variant: the first 4-byte read of BASE (an NVIDIA BAR0's
- * PMC.ID) in the first trace, if that is a file, into MAP for the loader
- * to take envytools' chipset from (regmap.h).
- */
-static void find_pmc_id(const struct session *s, uint64_t base, struct regmap *map)
-{
-	struct trace_reader r;
-	struct trace_line t;
-	char why[TRACE_WHY_MAX];
-	const char *line;
-	size_t len;
-	struct stat st;
-
-	if (s->variant || !s->npaths || stat(s->paths[0], &st) || !S_ISREG(st.st_mode) ||
-	    trace_open(&r, s->paths[0]))
-		return;
-	while (r.number < PMC_ID_LINES && trace_next(&r, &line, &len) > 0)
-		if (!trace_parse(line, len, &t, why) && t.type == TRACE_READ && t.width == 4 &&
-		    t.phys == base) {
-			map->has_pmc_id = true;
-			map->pmc_id = t.value;
-			break;
-		}
-	trace_close(&r);
-}
-
 static int load_maps(struct session *s)
 {
 	if (!s->nmap_paths)
