@@ -60,15 +60,20 @@ barmap_pid() {
 	awk '$1 == "pid" { print $2; exit }' "$1"
 }
 
-# wait_ready FILE: until barmap says it waits for SIGUSR1 (five seconds).
-wait_ready() {
-	local i n=${2:-1}
-	for i in $(seq 100); do
-		[ "$(grep -c '^ready$' "$1")" -ge "$n" ] && return 0
+# wait_said FILE LINE [N]: until barmap has printed LINE N times (ten seconds).
+wait_said() {
+	local i n=${3:-1}
+	for i in $(seq 200); do
+		[ "$(grep -c "^$2\$" "$1")" -ge "$n" ] && return 0
 		sleep 0.05
 	done
-	echo "barmap is not ready: $(cat "$1")"
+	echo "barmap did not say '$2' $n times: $(cat "$1")"
 	return 1
+}
+
+# wait_ready FILE [N]: until barmap says it waits for SIGUSR1 (the Nth time).
+wait_ready() {
+	wait_said "$1" ready "${2:-1}"
 }
 
 # expected_lines ID PID: the trace lines of $ACCESSES up to the factorial,
@@ -368,6 +373,8 @@ same_status() {
 	set_ranges "$EDU 4k"
 	tracer_on
 	kill -USR1 "$pid"
+	# The armed entry is dumped before it polls: a loaded machine may take long.
+	wait_said "$BATS_TEST_TMPDIR/out" polling
 	sleep 0.3
 	tracer_off
 	sleep 0.1
