@@ -213,6 +213,18 @@ static int check_pci_bindings(const struct regmap *map)
 	return 0;
 }
 
+/* The first domain FILE itself defines, else the first of its database. */
+static const struct rm_domain *own_domain(const struct regmap *map, size_t first,
+					  const char *file)
+{
+	size_t i;
+
+	for (i = first; i < map->ndomains; i++)
+		if (!strcmp(map->domains[i]->file, file))
+			return map->domains[i];
+	return map->domains[first];
+}
+
 /*
  * The domain FILE@ADDR binds: the map's only one, or of a database that
  * imports others (envytools' nv_mmio.xml), the only one FILE defines; or
@@ -289,17 +301,16 @@ static int load_maps(struct session *s)
 		split_bind(s->map_paths[i], path, sizeof(path), &base, &bound, name);
 		before = s->map->ndomains;
 		s->map->has_pmc_id = false;
+		s->map->detected_variant = NULL;
 		if (bound && !s->map->variant)
 			find_pmc_id(s, base, s->map);
 		if (rnndb_load(s->map, path, why)) {
 			fprintf(stderr, "mmioctl: %s\n", why);
 			return EXIT_REFUSED;
 		}
-		if (s->map->has_pmc_id && s->map->variant && !s->variant) {
+		if (s->map->detected_variant)
 			fprintf(stderr, "mmioctl: %s: chipset %s, of the trace's PMC.ID 0x%08" PRIx32 " (--variant NAME chooses)\n",
-				path, s->map->variant, s->map->pmc_id);
-			s->variant = s->map->variant;
-		}
+				path, s->map->detected_variant, s->map->pmc_id);
 		if (!bound)
 			continue;
 		domain = bound_domain(s->map, before, path, name);
@@ -307,10 +318,15 @@ static int load_maps(struct session *s)
 			fprintf(stderr, "mmioctl: %s: no domain %s\n", path, name);
 			return EXIT_REFUSED;
 		}
+		if (!domain && s->map->ndomains == before) {
+			fprintf(stderr, "mmioctl: %s: @0x%" PRIx64 " binds one domain, and the map has none\n",
+				path, base);
+			return EXIT_REFUSED;
+		}
 		if (!domain) {
 			fprintf(stderr, "mmioctl: %s: @0x%" PRIx64 " binds one domain, and the map has %zu: name it, as %s@0x%" PRIx64 ":%s\n",
 				path, base, s->map->ndomains - before, path, base,
-				s->map->domains[before]->name);
+				own_domain(s->map, before, path)->name);
 			return EXIT_REFUSED;
 		}
 		s->binds[nbinds].path = s->map_paths[i];

@@ -105,6 +105,9 @@ static int fail(char *why, const char *file, int line, const char *fmt, ...)
 	int n = snprintf(why, RM_WHY_MAX, "%s:%d: ", file, line);
 	va_list args;
 
+	/* A path longer than the message: the path, cut, is all there is. */
+	if (n < 0 || n >= RM_WHY_MAX)
+		return -1;
 	va_start(args, fmt);
 	vsnprintf(why + n, RM_WHY_MAX - n, fmt, args);
 	va_end(args);
@@ -160,9 +163,31 @@ static int by_low(const void *a, const void *b)
 {
 	const struct rm_field *x = a, *y = b;
 
-	if (x->low != y->low)
-		return x->low < y->low ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return x->low < y->low ? -1 : x->low > y->low;
+}
+
+static uint64_t field_mask(const struct rm_field *f)
+{
+	return (f->high == 63 ? UINT64_MAX : (UINT64_C(1) << (f->high + 1)) - 1) &
+	       ~((UINT64_C(1) << f->low) - 1);
+}
+
+/* first_wins: in the order they were defined, the fields that overlap none kept before. */
+static void keep_first_fields(struct rm_bitset *set)
+{
+	uint64_t kept = 0;
+	size_t i = 0;
+
+	while (i < set->nfields) {
+		uint64_t mask = field_mask(&set->fields[i]);
+
+		if (kept & mask) {
+			drop(set->fields, &set->nfields, sizeof(*set->fields), i);
+			continue;
+		}
+		kept |= mask;
+		i++;
+	}
 }
 
 /* Fields sorted, each type resolved, no two overlapping. */
@@ -175,23 +200,13 @@ static int finish_bitset(struct regmap *map, struct rm_bitset *set, char *why)
 	if (set->finished)
 		return 0;
 	set->finished = true;
-	for (i = 0; i < set->nfields; i++)
-		set->fields[i].seq = i;
+	if (set->first_wins)
+		keep_first_fields(set);
 	if (set->nfields > 1)
 		qsort(set->fields, set->nfields, sizeof(*set->fields), by_low);
 	for (i = 0; i < set->nfields; i++) {
 		if (resolve(map, &set->fields[i].type, file, true, why))
 			return -1;
-		if (i && set->fields[i].low <= set->fields[i - 1].high && set->first_wins &&
-		    set->fields[i].seq > set->fields[i - 1].seq) {
-			drop(set->fields, &set->nfields, sizeof(*set->fields), i--);
-			continue;
-		}
-		if (i && set->fields[i].low <= set->fields[i - 1].high && set->first_wins) {
-			drop(set->fields, &set->nfields, sizeof(*set->fields), --i);
-			i--;
-			continue;
-		}
 		if (i && set->fields[i].low <= set->fields[i - 1].high)
 			return fail(why, file, set->fields[i].line ? set->fields[i].line : line,
 				    "bitfield %s (bits %u-%u) overlaps %s (bits %u-%u)",
@@ -283,6 +298,8 @@ static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth
 			return fail(why, e->file, e->line, "%s runs past 2^64", elem_name(e));
 		e->extent = e->stride * e->length;
 		/* Repetitions whose contents overlap the next (envytools has them). */
+		if (first_wins && end > e->stride && end - e->stride > UINT64_MAX - e->extent)
+			return fail(why, e->file, e->line, "%s runs past 2^64", elem_name(e));
 		if (first_wins && end > e->stride)
 			e->extent += end - e->stride;
 	} else {
@@ -291,13 +308,24 @@ static int finish_elem(struct regmap *map, struct rm_elem *e, unsigned int depth
 	return 0;
 }
 
+static bool same_place(const char *file, int line, const char *other_file, int other_line)
+{
+	return line == other_line && !strcmp(file, other_file);
+}
+
 int regmap_finish(struct regmap *map, char *why)
 {
 	size_t i, j;
 
+	/*
+	 * Two databases that import one file have its definitions twice:
+	 * the same file and line is no second definition.
+	 */
 	for (i = 0; i < map->nbitsets; i++) {
 		for (j = 0; j < i; j++)
-			if (!strcmp(map->bitsets[i]->name, map->bitsets[j]->name))
+			if (!strcmp(map->bitsets[i]->name, map->bitsets[j]->name) &&
+			    !same_place(map->bitsets[i]->file, map->bitsets[i]->line,
+					map->bitsets[j]->file, map->bitsets[j]->line))
 				return fail(why, map->bitsets[i]->file, map->bitsets[i]->line,
 					    "bitset %s is defined twice (%s:%d)",
 					    map->bitsets[i]->name, map->bitsets[j]->file,
@@ -307,7 +335,9 @@ int regmap_finish(struct regmap *map, char *why)
 	}
 	for (i = 0; i < map->nenums; i++)
 		for (j = 0; j < i; j++)
-			if (!strcmp(map->enums[i]->name, map->enums[j]->name))
+			if (!strcmp(map->enums[i]->name, map->enums[j]->name) &&
+			    !same_place(map->enums[i]->file, map->enums[i]->line,
+					map->enums[j]->file, map->enums[j]->line))
 				return fail(why, map->enums[i]->file, map->enums[i]->line,
 					    "enum %s is defined twice (%s:%d)", map->enums[i]->name,
 					    map->enums[j]->file, map->enums[j]->line);
@@ -315,7 +345,8 @@ int regmap_finish(struct regmap *map, char *why)
 		struct rm_domain *d = map->domains[i];
 
 		for (j = 0; j < i; j++)
-			if (!strcmp(d->name, map->domains[j]->name))
+			if (!strcmp(d->name, map->domains[j]->name) &&
+			    !same_place(d->file, d->line, map->domains[j]->file, map->domains[j]->line))
 				return fail(why, d->file, d->line, "domain %s is defined twice (%s:%d)",
 					    d->name, map->domains[j]->file, map->domains[j]->line);
 		if (finish_elem(map, &d->root, 0, d->first_wins, why))
@@ -351,41 +382,57 @@ static const struct rm_elem *find_child(const struct rm_elem *parent, uint64_t o
 	return lo ? &parent->children[lo - 1] : NULL;
 }
 
-static bool match_below(const struct rm_elem *level, uint64_t off, struct rm_hit *hit);
+/*
+ * How many elements one first_wins lookup may try: a map whose repetitions
+ * overlap by the thousand answers "no register" rather than slowly.
+ */
+#define RM_TRIES_MAX	4096
+
+/* An element has the access, has none, or (an array) holds it without one. */
+enum match { NO_MATCH, MATCHED, CLAIMED };
+
+static enum match match_below(const struct rm_elem *level, uint64_t off, struct rm_hit *hit,
+			      unsigned int *tries);
 
 /* Is OFF, inside C's extent, one of its registers? HIT's path grows by C. */
-static bool match_elem(const struct rm_elem *c, uint64_t off, struct rm_hit *hit)
+static enum match match_elem(const struct rm_elem *c, uint64_t off, struct rm_hit *hit,
+			     unsigned int *tries)
 {
-	uint64_t index = c->stride ? off / c->stride : 0;
+	uint64_t index = c->stride ? off / c->stride : 0, first = index;
+	enum match m = NO_MATCH;
 
-	if (hit->depth == RM_DEPTH_MAX)
-		return false;
+	if (hit->depth == RM_DEPTH_MAX || ++*tries > RM_TRIES_MAX)
+		return NO_MATCH;
 	hit->path[hit->depth++] = c;
-	if (c->kind == RM_REG) {
-		off -= index * c->stride;
-		hit->index[hit->depth - 1] = index;
-		if (off < c->width) {
-			hit->reg = c;
-			hit->byte = off;
-			return true;
-		}
-	} else {
-		uint64_t first = index, last = index;
-
-		/*
-		 * Repetitions whose contents reach past the stride overlap the
-		 * next ones: the first that has it, as envytools tries them.
-		 */
-		if (c->stride && c->span > c->stride)
-			first = off < c->span ? 0 : (off - c->span) / c->stride + 1;
-		for (index = first; index <= last && index < c->length; index++) {
-			hit->index[hit->depth - 1] = index;
-			if (match_below(c, off - index * c->stride, hit))
-				return true;
-		}
+	hit->index[hit->depth - 1] = index;
+	if (c->kind == RM_REG && off - index * c->stride < c->width) {
+		hit->reg = c;
+		hit->byte = off - index * c->stride;
+		return MATCHED;
 	}
+	if (c->kind == RM_ARRAY) {
+		/* As envytools has it: inside an array is the array's, register or not. */
+		m = match_below(c, off - index * c->stride, hit, tries);
+		if (m == MATCHED)
+			return m;
+		hit->depth--;
+		return CLAIMED;
+	}
+	/*
+	 * A stripe whose contents reach past its stride overlaps its next
+	 * repetitions: the first that has it, as envytools tries them.
+	 */
+	if (c->kind == RM_STRIPE && c->stride && c->span > c->stride)
+		first = off < c->span ? 0 : (off - c->span) / c->stride + 1;
+	for (; c->kind == RM_STRIPE && m == NO_MATCH && first <= index && first < c->length;
+	     first++) {
+		hit->index[hit->depth - 1] = first;
+		m = match_below(c, off - first * c->stride, hit, tries);
+	}
+	if (m == MATCHED)
+		return m;
 	hit->depth--;
-	return false;
+	return m;
 }
 
 /*
@@ -393,13 +440,15 @@ static bool match_elem(const struct rm_elem *c, uint64_t off, struct rm_hit *hit
  * walk back from the last one that starts at or below it), tried in the
  * order they were defined.
  */
-static bool match_below(const struct rm_elem *level, uint64_t off, struct rm_hit *hit)
+static enum match match_below(const struct rm_elem *level, uint64_t off, struct rm_hit *hit,
+			      unsigned int *tries)
 {
 	const struct rm_elem *c = find_child(level, off), *tried = NULL;
+	enum match m;
 	size_t last, j;
 
 	if (!c)
-		return false;
+		return NO_MATCH;
 	last = c - level->children;
 	for (;;) {
 		const struct rm_elem *next = NULL;
@@ -412,9 +461,10 @@ static bool match_below(const struct rm_elem *level, uint64_t off, struct rm_hit
 				next = c;
 		}
 		if (!next)
-			return false;
-		if (match_elem(next, off - next->offset, hit))
-			return true;
+			return NO_MATCH;
+		m = match_elem(next, off - next->offset, hit, tries);
+		if (m != NO_MATCH)
+			return m;
 		tried = next;
 	}
 }
@@ -425,9 +475,15 @@ bool rm_lookup(const struct rm_domain *d, uint64_t offset, struct rm_hit *hit)
 	uint64_t off = offset;
 
 	if (d->first_wins) {
+		unsigned int tries = 0;
+
 		hit->reg = NULL;
 		hit->depth = 0;
-		return match_below(level, off, hit);
+		if (match_below(level, off, hit, &tries) == MATCHED)
+			return true;
+		hit->reg = NULL;
+		hit->depth = 0;
+		return false;
 	}
 
 	hit->reg = NULL;

@@ -55,7 +55,6 @@ struct rm_field {
 	unsigned int low, high;		/* bits, inclusive */
 	struct rm_type type;
 	int line;
-	size_t seq;			/* definition order, for first_wins */
 };
 
 struct rm_bitset {
@@ -128,10 +127,12 @@ struct regmap {
 	/*
 	 * Without a variant: PMC.ID, the first read of offset 0 of the BAR
 	 * the map is bound to, that envytools' chipset variant is taken from
-	 * (as demmio does). The loader sets variant then.
+	 * (as demmio does): the loader sets detected_variant for the
+	 * database it reads then, and for no other.
 	 */
 	bool has_pmc_id;
 	uint32_t pmc_id;
+	const char *detected_variant;
 	struct rm_arena *arena;
 };
 

@@ -59,6 +59,7 @@ struct source {
 	const char *path;	/* the first file as given; an import as found */
 	const char *real;	/* realpath(), that each file is read once */
 	xmlDocPtr doc;
+	bool parsed;		/* its elements are in the map */
 };
 
 /* A <group>, used where a <use-group> names it. */
@@ -92,8 +93,14 @@ struct loader {
 	 * reads where the enum is used.
 	 */
 	const char *default_varset;
-	bool variant_found;	/* the map's variant is a value of a varset used */
+	bool variant_found;	/* the variant is a value of a varset used */
+	/* The map's variant, or the chipset of its PMC.ID once found. */
+	const char *variant;
 	unsigned int group_depth;
+	size_t nelements;	/* registers, arrays and stripes so far */
+	/* The domains being parsed, inner last: one cannot be merged into. */
+	const struct rm_domain *open[RM_DEPTH_MAX];
+	unsigned int nopen;
 	uint64_t base;		/* bytes added to offset=: a flattened stripe's */
 	/* The first domain, enum and bitset of this database, for merging. */
 	size_t first_domain, first_enum, first_bitset;
@@ -115,6 +122,9 @@ static int fail(struct loader *ld, const xmlNode *node, const char *fmt, ...)
 	int n = snprintf(ld->why, RM_WHY_MAX, "%s:%ld: ", ld->file, xmlGetLineNo(node));
 	va_list args;
 
+	/* A path longer than the message: the path, cut, is all there is. */
+	if (n < 0 || n >= RM_WHY_MAX)
+		return -1;
 	va_start(args, fmt);
 	vsnprintf(ld->why + n, RM_WHY_MAX - n, fmt, args);
 	va_end(args);
@@ -306,9 +316,12 @@ static const struct varset *find_varset(struct loader *ld, const xmlNode *at, co
  */
 static uint64_t chipset_of(uint32_t pmc_id)
 {
-	/* Bit 31 set: a big-endian card's, byte-swapped. */
-	if (pmc_id & 0x80000000 && !(pmc_id & 0x80))
+	/* Bit 31 set: a big-endian card's, byte-swapped (pmc_id_flipped()). */
+	if (pmc_id & 0x80000000 && (!(pmc_id & 0x80) || pmc_id & 0xf00))
 		pmc_id = __builtin_bswap32(pmc_id);
+	/* Still bits 31 and 8-11: BAR0 reads are broken (0xffffffff). */
+	if (pmc_id & 0x80000000 && pmc_id & 0xf00)
+		return 0;
 	return pmc_id & 0x80 ? pmc_id >> 20 & 0x1ff : 0;
 }
 
@@ -325,11 +338,15 @@ static const char *chipset_variant(struct loader *ld, const xmlNode *node,
 
 	for (i = 0; chipset && i < vs->nvalues; i++)
 		if (vs->has_id[i] && vs->ids[i] == chipset) {
-			ld->map->variant = vs->values[i];
+			ld->variant = ld->map->detected_variant = vs->values[i];
 			return vs->values[i];
 		}
-	fail(ld, node, "the trace's PMC.ID 0x%08x is chipset 0x%" PRIx64 ", which enum chipset does not name: give --variant NAME",
-	     ld->map->pmc_id, chipset);
+	if (!chipset)
+		fail(ld, node, "the trace's PMC.ID 0x%08x does not tell the chipset (before NV10, or BAR0 broken): give --variant NAME",
+		     ld->map->pmc_id);
+	else
+		fail(ld, node, "the trace's PMC.ID 0x%08x is chipset 0x%" PRIx64 ", which enum chipset does not name: give --variant NAME",
+		     ld->map->pmc_id, chipset);
 	return NULL;
 }
 
@@ -337,7 +354,7 @@ static const char *chipset_variant(struct loader *ld, const xmlNode *node,
 static int take_variants(struct loader *ld, const xmlNode *node, const char *variants,
 			 bool *taken)
 {
-	const char *variant = ld->map->variant;
+	const char *variant = ld->variant;
 	const struct varset *vs;
 	char unknown[64];
 	size_t i;
@@ -461,6 +478,7 @@ static int type_attributes(struct loader *ld, const xmlNode *node, struct rm_typ
 }
 
 static int try_top(struct loader *ld, const xmlNode *node, bool *done);
+static int parse_import(struct loader *ld, const xmlNode *node);
 
 /* Children of NODE that are neither its own nor docs are refused. */
 static int other_children(struct loader *ld, const xmlNode *node, const char *own)
@@ -960,19 +978,25 @@ static int use_group(struct loader *ld, const xmlNode *node, struct rm_elem *par
 	size_t i;
 	int ret;
 
+	bool found = false;
+
 	if (check_attributes(ld, node, allowed) || text_attribute(ld, node, "name", true, &name))
 		return -1;
-	for (i = 0; i < ld->ngroups && strcmp(ld->groups[i].name, name); i++)
-		;
-	if (i == ld->ngroups)
-		return fail(ld, node, "<use-group name=\"%s\">: no <group> of that name", name);
 	if (ld->group_depth == RM_DEPTH_MAX)
 		return fail(ld, node, "group %s uses itself, or groups nest too deep", name);
 	ld->group_depth++;
-	ld->file = ld->groups[i].file;
-	ret = parse_elements(ld, ld->groups[i].node, parent);
-	ld->file = file;
+	/* Groups of one name are one, in the order they were defined (envytools'). */
+	for (i = 0, ret = 0; i < ld->ngroups && !ret; i++) {
+		if (strcmp(ld->groups[i].name, name))
+			continue;
+		found = true;
+		ld->file = ld->groups[i].file;
+		ret = parse_elements(ld, ld->groups[i].node, parent);
+		ld->file = file;
+	}
 	ld->group_depth--;
+	if (!found)
+		return fail(ld, node, "<use-group name=\"%s\">: no <group> of that name", name);
 	return ret;
 }
 
@@ -981,6 +1005,13 @@ static bool is_element(const xmlNode *node)
 	return register_width(node) || named(node, "array") || named(node, "stripe") ||
 	       named(node, "use-group");
 }
+
+/*
+ * The most elements one database may have once its groups are used: a
+ * chain of groups each using the next several times grows as a power.
+ * envytools' whole rnndb has about 12000.
+ */
+#define ELEMENTS_MAX	(1 << 20)
 
 /* One register, array, stripe or group use in PARENT, unless variants= leave it out. */
 static int parse_element(struct loader *ld, const xmlNode *node, struct rm_elem *parent)
@@ -996,6 +1027,8 @@ static int parse_element(struct loader *ld, const xmlNode *node, struct rm_elem 
 		ret = use_group(ld, node, parent);
 	} else if (taken && is_flat_stripe(ld, node)) {
 		ret = flat_stripe(ld, node, parent);
+	} else if (taken && ++ld->nelements > ELEMENTS_MAX) {
+		ret = fail(ld, node, "more than %d elements: a group used too often?", ELEMENTS_MAX);
 	} else if (taken) {
 		e = rm_append(ld->map, (void **)&parent->children, &parent->nchildren, sizeof(*e));
 		if (!e)
@@ -1116,6 +1149,8 @@ static int parse_domain_body(struct loader *ld, const xmlNode *node)
 	const xmlNode *child;
 	const char *name;
 	uint64_t width = 8, size = 0;
+	unsigned int i;
+	int ret;
 
 	if (text_attribute(ld, node, "name", true, &name) ||
 	    number_attribute(ld, node, "width", false, &width) ||
@@ -1128,6 +1163,11 @@ static int parse_domain_body(struct loader *ld, const xmlNode *node)
 	if (size > UINT64_MAX / ld->unit)
 		return fail(ld, node, "domain %s: size past 2^64 bytes", name);
 	d = domain_to_merge(ld, name);
+	for (i = 0; d && i < ld->nopen; i++)
+		if (ld->open[i] == d)
+			return fail(ld, node, "domain %s inside itself", name);
+	if (ld->nopen == RM_DEPTH_MAX)
+		return fail(ld, node, "domain %s: domains nest too deep", name);
 	if (d && d->unit != ld->unit)
 		return fail(ld, node, "domain %s: width=%llu, and %u at %s:%d", name,
 			    (unsigned long long)width, d->unit * 8, d->file, d->line);
@@ -1139,7 +1179,10 @@ static int parse_domain_body(struct loader *ld, const xmlNode *node)
 	for_each_element(child, node)
 		if (named(child, "pci") && parse_pci(ld, child, d))
 			return -1;
-	return parse_elements(ld, node, &d->root);
+	ld->open[ld->nopen++] = d;
+	ret = parse_elements(ld, node, &d->root);
+	ld->nopen--;
+	return ret;
 }
 
 static int parse_domain(struct loader *ld, const xmlNode *node)
@@ -1147,16 +1190,20 @@ static int parse_domain(struct loader *ld, const xmlNode *node)
 	static const char *const allowed[] = { "name", "size", "width", "bare", "prefix",
 					       "varset", "variants", NULL };
 	unsigned int unit = ld->unit;
+	uint64_t base = ld->base;
 	const char *saved;
 	bool taken;
 	int ret = 0;
 
 	if (check_attributes(ld, node, allowed) || enter_variants(ld, node, &saved, &taken))
 		return -1;
+	/* A domain inside a flattened stripe starts at its own 0. */
+	ld->base = 0;
 	if (taken)
 		ret = parse_domain_body(ld, node);
 	ld->varset = saved;
 	ld->unit = unit;
+	ld->base = base;
 	return ret;
 }
 
@@ -1170,9 +1217,11 @@ static int try_top(struct loader *ld, const xmlNode *node, bool *done)
 	*done = true;
 	if (named(node, "domain"))
 		return parse_domain(ld, node);
+	if (named(node, "import"))
+		return parse_import(ld, node);
 	*done = named(node, "enum") || named(node, "bitset") || named(node, "group") ||
-		named(node, "spectype") || named(node, "import") || named(node, "copyright") ||
-		named(node, "license") || named(node, "author");
+		named(node, "spectype") || named(node, "copyright") || named(node, "license") ||
+		named(node, "author");
 	return 0;
 }
 
@@ -1447,11 +1496,49 @@ static int gather(struct loader *ld, const char *path, const char *buf, size_t l
 	return scan(ld, xmlDocGetRootElement(doc));
 }
 
+/* The elements of SRC, once, with nothing of the importing file's around them. */
+static int parse_source(struct loader *ld, struct source *src)
+{
+	const char *file = ld->file, *varset = ld->varset;
+	unsigned int unit = ld->unit, nopen = ld->nopen;
+	uint64_t base = ld->base;
+	int ret;
+
+	src->parsed = true;
+	ld->file = src->path;
+	ld->varset = NULL;
+	ld->unit = 1;
+	ld->base = 0;
+	ret = parse_database(ld, xmlDocGetRootElement(src->doc));
+	ld->file = file;
+	ld->varset = varset;
+	ld->unit = unit;
+	ld->base = base;
+	ld->nopen = nopen;
+	return ret;
+}
+
+/* <import> NODE, met while parsing: the file, unless it was parsed before. */
+static int parse_import(struct loader *ld, const xmlNode *node)
+{
+	char found[PATH_MAX], real[PATH_MAX];
+	xmlChar *file = xmlGetProp(node, (const xmlChar *)"file");
+	size_t i;
+	bool hit = file && find_import(ld->file, (const char *)file, found) &&
+		   realpath(found, real);
+
+	xmlFree(file);
+	for (i = 0; hit && i < ld->nsources; i++)
+		if (!strcmp(ld->sources[i].real, real))
+			return ld->sources[i].parsed ? 0 : parse_source(ld, &ld->sources[i]);
+	return 0;	/* gather() read them all: not found now is not found at all */
+}
+
 /* --variant NAME is a value of none of the varsets used: which are they? */
 static int unknown_variant(struct loader *ld)
 {
 	int n = snprintf(ld->why, RM_WHY_MAX, "%s: --variant %s is not a value of %s",
-			 ld->sources[0].path, ld->map->variant,
+			 ld->sources[0].path, ld->variant,
 			 ld->nvarsets > 1 ? "its varsets" : "its varset");
 	size_t i, j;
 
@@ -1474,6 +1561,7 @@ static int load_database(struct regmap *map, const char *path, const char *buf, 
 			 char *why)
 {
 	struct loader ld = { .map = map, .unit = 1, .why = why, .in_memory = buf != NULL,
+			     .variant = map->variant,
 			     .first_domain = map->ndomains, .first_enum = map->nenums,
 			     .first_bitset = map->nbitsets };
 	size_t i;
@@ -1486,11 +1574,10 @@ static int load_database(struct regmap *map, const char *path, const char *buf, 
 		ld.varset = NULL;
 		ret = define_types(&ld, xmlDocGetRootElement(ld.sources[i].doc));
 	}
-	for (i = 0; !ret && i < ld.nsources; i++) {
-		ld.file = ld.sources[i].path;
-		ld.varset = NULL;
-		ret = parse_database(&ld, xmlDocGetRootElement(ld.sources[i].doc));
-	}
+	/* Each file where it is imported, as envytools reads them: first_wins weighs that order. */
+	for (i = 0; !ret && i < ld.nsources; i++)
+		if (!ld.sources[i].parsed)
+			ret = parse_source(&ld, &ld.sources[i]);
 	if (!ret && ld.nvarsets && !ld.variant_found)
 		ret = unknown_variant(&ld);
 	for (i = 0; i < ld.nsources; i++)

@@ -886,6 +886,27 @@ fails "--variant with --no-maps is a usage error" 2 \
 	"mmioctl: decode: --variant chooses what maps describe: not with --no-maps
 Try 'mmioctl --help'." decode --variant V1 --no-maps fixtures/variants.txt
 
+# --- a database of several files, looked up as envytools' lookup does ---
+imp=maps/imports
+exactly "imports: groups of one name, arrays that hold, overlapping stripes, first bitfields; two databases share an import" \
+	imports.txt decode --map $imp/lookup.xml@0x10000 --map $imp/other.xml@0x20000 fixtures/imports.txt
+run decode --map $imp/order.xml@0x10000 fixtures/imports.txt
+[ "$status" = 0 ] && [ "$(sed -n 9p "$work/out")" = "0.000008 R4 DEV+0x10 0x00000000 SUB => 0" ] &&
+	ok "imports: a file is read where it is imported, so its register is the first defined" ||
+	not_ok "imports: a file is read where it is imported, so its register is the first defined" "$status $err"
+fails "imports: a domain inside itself is refused" 1 "mmioctl: $imp/self.xml:6: domain D inside itself" \
+	decode --map $imp/self.xml@0x10000 fixtures/imports.txt
+fails "imports: @ADDR on a database without a domain says so" 1 \
+	"mmioctl: $imp/nodomain.xml: @0x10000 binds one domain, and the map has none" \
+	decode --map $imp/nodomain.xml@0x10000 fixtures/imports.txt
+# 2^29 overlapping repetitions: each lookup stops after a few thousand tries.
+start=$(date +%s%N)
+run decode --map $imp/unbounded.xml@0x10000 fixtures/unbounded.txt
+ms=$((($(date +%s%N) - start) / 1000000))
+[ "$status" = 0 ] && [ "$ms" -lt 2000 ] && [ "$(tail -n 1 "$work/out")" = "0.001001 R4 FAR+0x00000ff08 0x00000000 FAR[1] => 0" ] &&
+	ok "imports: 1000 lookups in a stripe of unbounded length take $ms ms, not hours" ||
+	not_ok "imports: 1000 lookups in a stripe of unbounded length take $ms ms, not hours" "$status $err"
+
 # --- envytools' rnndb as it is: nv_mmio.xml and its 96 imports, unmodified ---
 envy=fixtures/envytools
 fails "envytools' database without --variant asks for one" 1 \
@@ -906,6 +927,15 @@ printf 'MAP 0.000000 1 0xe0000000 0xffffc90000000000 0x1000000 0x0 0\nR 4 0.0000
 fails "a PMC.ID whose chipset envytools does not name asks for --variant" 1 \
 	"mmioctl: $envy/rnndb/bus/pmc.xml:56: the trace's PMC.ID 0x3ff000a1 is chipset 0x1ff, which enum chipset does not name: give --variant NAME" \
 	decode --map $envy/rnndb/nv_mmio.xml@0xe0000000 "$work/nochip.txt"
+run decode --map $envy/rnndb/nv_mmio.xml@0xe0000000 --map fixtures/freedreno/adreno/a6xx.xml@0x10000000:A6XX \
+	fixtures/envytools-g80.txt
+[ "$status" = 1 ] && [ "$(sed -n 2p "$work/err")" = "mmioctl: fixtures/freedreno/adreno/a6xx.xml:2226: <bitfield> variants='A7XX-': the database has variants, choose one with --variant NAME (a value of enum chip)" ] &&
+	ok "the chipset of one database's PMC.ID is not another database's variant" ||
+	not_ok "the chipset of one database's PMC.ID is not another database's variant" "$status $err"
+printf 'MAP 0.000000 1 0xe0000000 0xffffc90000000000 0x1000000 0x0 0\nR 4 0.000001 1 0xe0000000 0xffffffff 0x0 0\n' > "$work/broken.txt"
+fails "a PMC.ID of a broken BAR0 (all ones) tells no chipset" 1 \
+	"mmioctl: $envy/rnndb/bus/pmc.xml:56: the trace's PMC.ID 0xffffffff does not tell the chipset (before NV10, or BAR0 broken): give --variant NAME" \
+	decode --map $envy/rnndb/nv_mmio.xml@0xe0000000 "$work/broken.txt"
 # The register names of 163 accesses against those envytools' own decoder
 # (rnndec_decodeaddr, as lookup calls it) gives; its indices are hex.
 run decode --variant G80 --map $envy/rnndb/nv_mmio.xml@0xe0000000 $envy/g80-trace.txt
