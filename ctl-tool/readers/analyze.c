@@ -254,36 +254,46 @@ static struct rm_domain *bound_domain(const struct regmap *map, size_t first, co
 /* How far into a trace PMC.ID is looked for: a driver reads it at probe. */
 #define PMC_ID_LINES	100000
 
+/* Where a bound map's PMC.ID is looked for. */
+struct pmc_search {
+	const struct session *s;
+	uint64_t base;
+};
+
 /*
- * Without --variant: the first 4-byte read of BASE (an NVIDIA BAR0's
- * PMC.ID) in the first trace, if that is a file, into MAP for the loader
- * to take envytools' chipset from (regmap.h).
+ * The loader's read_pmc_id() (regmap.h): the first 4-byte read of the
+ * bound address (an NVIDIA BAR0's PMC.ID) in the first trace, if that is
+ * a file. Only a database with envytools' chipset variants asks.
  */
-static void find_pmc_id(const struct session *s, uint64_t base, struct regmap *map)
+static bool read_pmc_id(void *ctx, uint32_t *pmc_id)
 {
+	const struct pmc_search *search = ctx;
+	const struct session *s = search->s;
 	struct trace_reader r;
 	struct trace_line t;
 	char why[TRACE_WHY_MAX];
 	const char *line;
+	bool found = false;
 	size_t len;
 	struct stat st;
 
-	if (s->variant || !s->npaths || stat(s->paths[0], &st) || !S_ISREG(st.st_mode) ||
+	if (!s->npaths || stat(s->paths[0], &st) || !S_ISREG(st.st_mode) ||
 	    trace_open(&r, s->paths[0]))
-		return;
-	while (r.number < PMC_ID_LINES && trace_next(&r, &line, &len) > 0)
+		return false;
+	while (!found && r.number < PMC_ID_LINES && trace_next(&r, &line, &len) > 0)
 		if (!trace_parse(line, len, &t, why) && t.type == TRACE_READ && t.width == 4 &&
-		    t.phys == base) {
-			map->has_pmc_id = true;
-			map->pmc_id = t.value;
-			break;
+		    t.phys == search->base) {
+			*pmc_id = t.value;
+			found = true;
 		}
 	trace_close(&r);
+	return found;
 }
 
 static int load_maps(struct session *s)
 {
 	char why[RM_WHY_MAX], path[4096], name[DOMAIN_NAME_MAX];
+	struct pmc_search search = { s, 0 };
 	struct rm_domain *domain;
 	size_t i, before, nbinds = 0;
 	bool bound;
@@ -300,14 +310,15 @@ static int load_maps(struct session *s)
 
 		split_bind(s->map_paths[i], path, sizeof(path), &base, &bound, name);
 		before = s->map->ndomains;
-		s->map->has_pmc_id = false;
+		search.base = base;
+		s->map->read_pmc_id = bound && !s->map->variant ? read_pmc_id : NULL;
+		s->map->pmc_ctx = &search;
 		s->map->detected_variant = NULL;
-		if (bound && !s->map->variant)
-			find_pmc_id(s, base, s->map);
 		if (rnndb_load(s->map, path, why)) {
 			fprintf(stderr, "mmioctl: %s\n", why);
 			return EXIT_REFUSED;
 		}
+		s->map->read_pmc_id = NULL;	/* search is this function's */
 		if (s->map->detected_variant)
 			fprintf(stderr, "mmioctl: %s: chipset %s, of the trace's PMC.ID 0x%08" PRIx32 " (--variant NAME chooses)\n",
 				path, s->map->detected_variant, s->map->pmc_id);

@@ -125,12 +125,14 @@ struct regmap {
 	 */
 	const char *variant;
 	/*
-	 * Without a variant: PMC.ID, the first read of offset 0 of the BAR
-	 * the map is bound to, that envytools' chipset variant is taken from
-	 * (as demmio does): the loader sets detected_variant for the
-	 * database it reads then, and for no other.
+	 * Without a variant: how to find PMC.ID, the first read of offset 0
+	 * of the BAR the map is bound to, that envytools' chipset variant is
+	 * taken from (as demmio does). The loader asks once, and only a
+	 * database that needs the chipset: it sets pmc_id, detected_variant
+	 * for that database and no other, and read_pmc_id to NULL.
 	 */
-	bool has_pmc_id;
+	bool (*read_pmc_id)(void *ctx, uint32_t *pmc_id);
+	void *pmc_ctx;
 	uint32_t pmc_id;
 	const char *detected_variant;
 	struct rm_arena *arena;
