@@ -62,6 +62,12 @@ struct source {
 	bool parsed;		/* its elements are in the map */
 };
 
+/* An <import> element, and the source it names. */
+struct import_of {
+	const xmlNode *node;
+	size_t source;
+};
+
 /* A <group>, used where a <use-group> names it. */
 struct group {
 	const char *name;
@@ -106,6 +112,8 @@ struct loader {
 	size_t first_domain, first_enum, first_bitset;
 	struct source *sources;
 	size_t nsources;
+	struct import_of *imports;	/* what each <import> read, for parsing */
+	size_t nimports;
 	struct group *groups;
 	size_t ngroups;
 	const char **spectypes;
@@ -367,9 +375,12 @@ static int take_variants(struct loader *ld, const xmlNode *node, const char *var
 	vs = find_varset(ld, node, varset);
 	if (!vs)
 		return -1;
-	if (!variant && ld->map->has_pmc_id && !strcmp(varset, "chipset")) {
-		variant = chipset_variant(ld, node, vs);
-		if (!variant)
+	if (!variant && ld->map->read_pmc_id && !strcmp(varset, "chipset")) {
+		bool found = ld->map->read_pmc_id(ld->map->pmc_ctx, &ld->map->pmc_id);
+
+		ld->map->read_pmc_id = NULL;
+		variant = found ? chipset_variant(ld, node, vs) : NULL;
+		if (found && !variant)
 			return -1;
 	}
 	if (!variant)
@@ -1338,7 +1349,8 @@ static xmlDocPtr read_doc(const char *path, const char *name, const char *buf, s
 	return doc;
 }
 
-static int gather(struct loader *ld, const char *path, const char *buf, size_t len);
+static int gather(struct loader *ld, const char *path, const char *buf, size_t len,
+		  size_t *index);
 
 /* Is DIR/FILE there? Into FOUND (PATH_MAX bytes). */
 static bool find_in(const char *dir, const char *file, char *found)
@@ -1379,7 +1391,9 @@ static bool find_import(const char *from, const char *file, char *found)
 /* <import file=> of NODE, read with what it imports. */
 static int import(struct loader *ld, const xmlNode *node)
 {
+	struct import_of *imp;
 	char found[PATH_MAX];
+	size_t index;
 	xmlChar *file;
 	int ret;
 
@@ -1394,9 +1408,15 @@ static int import(struct loader *ld, const xmlNode *node)
 		ret = fail(ld, node, "<import file=\"%s\">: not found in $RNN_PATH, nor here or above",
 			   file);
 	else
-		ret = gather(ld, found, NULL, 0);
+		ret = gather(ld, found, NULL, 0, &index);
 	xmlFree(file);
-	return ret;
+	if (ret)
+		return ret;
+	imp = rm_append(ld->map, (void **)&ld->imports, &ld->nimports, sizeof(*imp));
+	if (!imp)
+		return out_of_memory(ld, node);
+	*imp = (struct import_of){ node, index };
+	return 0;
 }
 
 /* The first prefix= or varset= naming a varset: the database's default. */
@@ -1462,8 +1482,12 @@ static int scan(struct loader *ld, const xmlNode *node)
 	return 0;
 }
 
-/* The file PATH (or BUF, LEN bytes, named PATH) and what it imports, once each. */
-static int gather(struct loader *ld, const char *path, const char *buf, size_t len)
+/*
+ * The file PATH (or BUF, LEN bytes, named PATH) and what it imports, once
+ * each; *INDEX: its source.
+ */
+static int gather(struct loader *ld, const char *path, const char *buf, size_t len,
+		  size_t *index)
 {
 	char real[PATH_MAX] = "";
 	struct source *src;
@@ -1475,8 +1499,10 @@ static int gather(struct loader *ld, const char *path, const char *buf, size_t l
 		return -1;
 	}
 	for (i = 0; !buf && i < ld->nsources; i++)
-		if (!strcmp(ld->sources[i].real, real))
+		if (!strcmp(ld->sources[i].real, real)) {
+			*index = i;
 			return 0;
+		}
 	doc = read_doc(path, path, buf, len, ld->why);
 	if (!doc)
 		return -1;
@@ -1493,6 +1519,7 @@ static int gather(struct loader *ld, const char *path, const char *buf, size_t l
 		return -1;
 	}
 	ld->file = src->path;
+	*index = ld->nsources - 1;
 	return scan(ld, xmlDocGetRootElement(doc));
 }
 
@@ -1518,20 +1545,18 @@ static int parse_source(struct loader *ld, struct source *src)
 	return ret;
 }
 
-/* <import> NODE, met while parsing: the file, unless it was parsed before. */
+/* <import> NODE, met while parsing: the file gather() read, unless it was parsed before. */
 static int parse_import(struct loader *ld, const xmlNode *node)
 {
-	char found[PATH_MAX], real[PATH_MAX];
-	xmlChar *file = xmlGetProp(node, (const xmlChar *)"file");
 	size_t i;
-	bool hit = file && find_import(ld->file, (const char *)file, found) &&
-		   realpath(found, real);
 
-	xmlFree(file);
-	for (i = 0; hit && i < ld->nsources; i++)
-		if (!strcmp(ld->sources[i].real, real))
-			return ld->sources[i].parsed ? 0 : parse_source(ld, &ld->sources[i]);
-	return 0;	/* gather() read them all: not found now is not found at all */
+	for (i = 0; i < ld->nimports; i++)
+		if (ld->imports[i].node == node) {
+			struct source *src = &ld->sources[ld->imports[i].source];
+
+			return src->parsed ? 0 : parse_source(ld, src);
+		}
+	return 0;
 }
 
 /* --variant NAME is a value of none of the varsets used: which are they? */
@@ -1567,7 +1592,7 @@ static int load_database(struct regmap *map, const char *path, const char *buf, 
 	size_t i;
 	int ret;
 
-	ret = gather(&ld, path, buf, len);
+	ret = gather(&ld, path, buf, len, &i);
 	ld.first_wins = ld.nsources > 1;
 	for (i = 0; !ret && i < ld.nsources; i++) {
 		ld.file = ld.sources[i].path;
