@@ -53,3 +53,36 @@ R 8 $ID $EDU $value 0x0 0"
 	touch_dev read edu 4 0x0
 	trace_events | grep -q "^R 4 [0-9]* $EDU 0x10000ed 0xffffffff[0-9a-f]* 0$"
 }
+
+# The buffer's header under nop: "# entries-in-buffer/entries-written: E/W".
+buffer_counts() {
+	sed -nE 's/^# entries-in-buffer\/entries-written: ([0-9]+\/[0-9]+) .*/\1/p' "$TRACING/trace"
+}
+
+@test "onoff: what the buffer held before the tracer was enabled is cleared" {
+	tracer_off
+	echo "before the session" > "$TRACING/trace_marker"
+	[ "$(buffer_counts)" = 1/1 ]
+	tracer_on
+	touch_dev map edu
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0"
+}
+
+@test "onoff: disabling clears the session's lines and counts, the next session starts empty" {
+	tracer_on
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	tracer_off
+	[ "$(buffer_counts)" = 0/0 ]
+	touch_dev unmap edu
+	tracer_on
+	tracer_off
+	[ "$(buffer_counts)" = 0/0 ]
+	tracer_on
+	touch_dev map edu
+	touch_dev read edu 4 0x0
+	read_map "$EDU"
+	assert_events "MAP $ID $EDU $VIRT 0x1000 0x0 0
+R 4 $ID $EDU 0x10000ed 0x0 0"
+}

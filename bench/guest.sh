@@ -444,7 +444,11 @@ if [ "$runtime" = 1 ]; then
 				return ctx ~ / disable_mmiotrace/ ? "probe_sync" : \
 				       ctx ~ / mmio_/ ? "other_gp" : "buffer_reset"
 			if (name == "synchronize_srcu_expedited") return "srcu_start"
-			if (name == "synchronize_rcu_expedited") return "disarm_gp"
+			# disable_mmiotrace() waits for its probes; kmmio, in
+			# mmio_events_unreg() below it, for the disarmed pages.
+			if (name == "synchronize_rcu_expedited")
+				return ctx ~ / disable_mmiotrace/ && ctx !~ / mmio_events_unreg/ ? \
+				       "probe_sync" : "disarm_gp"
 			if (name == "cond_synchronize_rcu") return "tp_reuse_gp"
 			if (name == "text_poke_bp_batch") return "patching"
 			if (name == "apply_settings") return "walk"

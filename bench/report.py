@@ -156,12 +156,13 @@ ATTR_VARIANTS = [
 ]
 ATTR_CATEGORIES = [
     ("buffer_reset", "ring-buffer reset",
-     "tracer_init() resetting the tracer's buffer: two synchronize_rcu() in the tracing core "
-     "(tracing_reset_online_cpus() and ring_buffer_reset_online_cpus()), on enable and again "
-     "on disable (nop's init); stock pays them too"),
+     "tracer_init() resetting the tracer's buffer: the synchronize_rcu() of "
+     "ring_buffer_reset_online_cpus(), none when nothing was written to the buffer since its "
+     "last reset (patch 75: mostly on enable); stock waits for two on enable and on disable"),
     ("probe_sync", "probe unregister sync",
-     "tracepoint_synchronize_unregister() in disable_mmiotrace(): synchronize_srcu() and "
-     "synchronize_rcu() after the tracer's five probes are out"),
+     "synchronize_rcu_expedited() in disable_mmiotrace() after the tracer's five probes are "
+     "out (patch 76; it was tracepoint_synchronize_unregister(): SRCU, then a normal grace "
+     "period)"),
     ("srcu_start", "start: SRCU",
      "start_tracing(): synchronize_srcu_expedited() for the ioremap()/iounmap() calls that "
      "saw tracing off"),
@@ -362,12 +363,14 @@ def targets(ours, stock, pairs, ours_log):
                               cell(ours, "user_%s_fault_off_ns" % kind)),
             paired(ours, "user_%s_fault_traced_ns" % kind, "user_%s_fault_off_ns" % kind),
             "<= 1.05", 1.05)
+    # Issue 34's target for the production kernel; the first performance
+    # issue asked for 1.2 on the debug one.
     for what in ("read", "write"):
         add("traced %s (tracer) / the floor (%s / %s ns)"
             % (what, cell(ours, "traced_" + what), cell(ours, "fault_off_ns")),
-            paired(ours, "traced_" + what, "fault_off_ns"), "<= 1.2", 1.2)
+            paired(ours, "traced_" + what, "fault_off_ns"), "<= 3", 3)
         add("traced %s (events) / the floor" % what,
-            paired(ours, "events_" + what, "fault_off_ns"), "<= 1.2", 1.2)
+            paired(ours, "events_" + what, "fault_off_ns"), "<= 3", 3)
     for name, label in (("fault_traced_ns", "the floor's fault while tracing"),
                         ("subpage_outside_read", "armed page, outside the set (no event)"),
                         ("filtered_read", "events, a filter rejects it"),
@@ -407,8 +410,8 @@ def targets(ours, stock, pairs, ours_log):
             ratio(med(ours, "user_off_read"), med(stock, "user_off_read")), "<= 1.05", 1.05)
 
     # Earlier issues' targets, kept so that they stay watched.
-    add("earlier: read outside the set / tracer off (VGA read)",
-        paired(ours, "outside_vga_read", "off_vga_read"), "<= 1.05", 1.05)
+    add("untraced access: read outside the set while tracing / tracer off (VGA read)",
+        paired(ours, "outside_vga_read", "off_vga_read"), "<= 1.01", 1.01)
     if stock:
         add("earlier: traced write, ours / stock (two boots)",
             ratio(med(ours, "traced_write"), med(stock, "traced_write")), "<= 1.05", 1.05)
