@@ -203,7 +203,7 @@ R 4 $(hex EDU+INVERSE) 0xffffffaa" "$(event_accesses "$BATS_TEST_TMPDIR/report")
 @test "events: a user without privilege may not open a perf event of them, at perf_event_paranoid 2 and 1" {
 	paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
 	printf '%s\n' "$EDU 4 = 0xdeadbeef" > "$MMIOTRACE/overrides"
-	for event in mmio_read mmio_write mmio_unknown mmio_map mmio_unmap; do
+	for event in mmio_read mmio_write mmio_unknown mmio_map mmio_unmap pio_read pio_write; do
 		for level in 2 1; do
 			echo "$level" > /proc/sys/kernel/perf_event_paranoid
 			run as_nobody "perfopen $(cat "$EVENTS/$event/id") 0"

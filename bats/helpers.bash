@@ -79,6 +79,7 @@ reset_state() {
 	cat "$BUFFER_SIZE_FILE" > "$TRACING/buffer_size_kb"
 	if [ -d "$MMIOTRACE" ]; then
 		: > "$MMIOTRACE/ranges"
+		: > "$MMIOTRACE/ports"
 		: > "$MMIOTRACE/overrides"
 		echo 0 > "$MMIOTRACE/trace_pc"
 		echo 1 > "$MMIOTRACE/trace_isa"
@@ -192,10 +193,10 @@ tracer_off() {
 
 # strip_timestamps: trace lines with their timestamps removed, so that
 # they compare exactly: "R 4 1 0xfebf0000 0x10000ed 0x0 0",
-# "MAP 1 0x... 0x... 0x1000 0x0 0".
+# "MAP 1 0x... 0x... 0x1000 0x0 0", "IN 1 0x71 0x21 0x0 0".
 strip_timestamps() {
-	grep -E '^(R|W|UNKNOWN|MAP|UNMAP|MARK) ' |
-		sed -E -e 's/^([RW]) ([0-9]+) [0-9]+\.[0-9]{6} /\1 \2 /' \
+	grep -E '^(R|W|UNKNOWN|MAP|UNMAP|MARK|IN|OUT) ' |
+		sed -E -e 's/^([RW]|IN|OUT) ([0-9]+) [0-9]+\.[0-9]{6} /\1 \2 /' \
 			-e 's/^(UNKNOWN|MAP|UNMAP|MARK) [0-9]+\.[0-9]{6} /\1 /'
 }
 
@@ -290,6 +291,25 @@ device_accesses() {
 		END { flush() }'
 }
 
+# oracle_record_ports NAME PORT SIZE: oracle_record for the IN and OUT lines
+# of [PORT, PORT + SIZE): QEMU logs a port access as it logs an MMIO one,
+# at the port's number.
+oracle_record_ports() {
+	local name=$1 port=$2 size=$3 cpu
+	{
+		echo "ORACLE BEGIN $name $port $size 1"
+		for cpu in "$TRACING"/per_cpu/cpu*; do
+			echo "CPU ${cpu##*cpu}"
+			strip_timestamps < "$cpu/trace" |
+				awk -v lo="$(($port))" -v hi="$(($port + $size))" '
+					($1 == "IN" || $1 == "OUT") && $3 + 0 >= lo && $3 + 0 < hi {
+						print ($1 == "IN" ? "R" : "W"), $2, $3, $4
+					}' | oracle_runs
+		done
+		echo "ORACLE END $name"
+	} > "$ORACLE"
+}
+
 # oracle_runs: "ACCESS" lines with a run of N equal ones as "ACCESS xN":
 # the oracle's serial port is slow.
 oracle_runs() {
@@ -344,7 +364,7 @@ clear_triggers() {
 events_off_in() {
 	local event
 	echo 0 > "$1/events/mmiotrace/enable"
-	for event in "$1"/events/mmiotrace/mmio_*; do
+	for event in "$1"/events/mmiotrace/mmio_* "$1"/events/mmiotrace/pio_*; do
 		clear_triggers "$event"
 		echo 0 > "$event/filter"
 	done

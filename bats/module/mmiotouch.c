@@ -850,6 +850,58 @@ static int do_io_helper(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Port I/O, as a driver does it (bats/ports.bats): argv: pio in WIDTH PORT,
+ * pio out WIDTH PORT VALUE, pio ins WIDTH PORT COUNT (into the buffer),
+ * pio outs WIDTH PORT COUNT (from the buffer). WIDTH 1, 2 or 4.
+ */
+static int do_pio(int argc, char **argv)
+{
+	bool value_arg = !strcmp(argv[1], "out") || !strcmp(argv[1], "outs") ||
+			 !strcmp(argv[1], "ins");
+	unsigned int width, port;
+	u32 value = 0;
+
+	if (argc != (value_arg ? 5 : 4) || kstrtouint(argv[2], 0, &width) ||
+	    (width != 1 && width != 2 && width != 4) ||
+	    kstrtouint(argv[3], 0, &port) || port > 0xffff ||
+	    (value_arg && kstrtou32(argv[4], 0, &value)))
+		return -EINVAL;
+	if (!strcmp(argv[1], "in")) {
+		WRITE_ONCE(last_value, width == 1 ? inb(port) :
+				       width == 2 ? inw(port) : inl(port));
+	} else if (!strcmp(argv[1], "out")) {
+		if (width == 1)
+			outb(value, port);
+		else if (width == 2)
+			outw(value, port);
+		else
+			outl(value, port);
+	} else if (!strcmp(argv[1], "ins") || !strcmp(argv[1], "outs")) {
+		bool in = !strcmp(argv[1], "ins");
+
+		if (!value || value * width > BUFFER_SIZE)
+			return -EINVAL;
+		if (in && width == 1)
+			insb(port, buffer, value);
+		else if (in && width == 2)
+			insw(port, buffer, value);
+		else if (in)
+			insl(port, buffer, value);
+		else if (width == 1)
+			outsb(port, buffer, value);
+		else if (width == 2)
+			outsw(port, buffer, value);
+		else
+			outsl(port, buffer, value);
+		if (in)
+			buffer_len = value * width;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* argv: remap COUNT TARGET */
 static int do_remap(int argc, char **argv)
 {
@@ -979,6 +1031,8 @@ static int run_command(int argc, char **argv)
 		return do_io_helper(argc, argv);
 	if (!strcmp(argv[0], "remap"))
 		return do_remap(argc, argv);
+	if (!strcmp(argv[0], "pio") && argc >= 4)
+		return do_pio(argc, argv);
 	if (!strcmp(argv[0], "hold_leaf"))
 		return do_hold(argc, argv, "set_leaf_armed", false);
 	if (!strcmp(argv[0], "hold_fork"))

@@ -42,8 +42,11 @@ FILE *open_pci_resource(const char *bdf, char *path, size_t size)
 	return file;
 }
 
-/* Memory BAR number BAR of device BDF, with an address; said why not. */
-int read_pci_bar(const char *bdf, unsigned int bar, struct pci_bar *res)
+/*
+ * Memory BAR number BAR of device BDF, with an address, or with PORTS_OK an
+ * I/O port BAR with one; said why not.
+ */
+int read_pci_bar(const char *bdf, unsigned int bar, struct pci_bar *res, bool ports_ok)
 {
 	char path[4096], line[256];
 	const char *problem;
@@ -66,6 +69,9 @@ int read_pci_bar(const char *bdf, unsigned int bar, struct pci_bar *res)
 		return EXIT_REFUSED;
 	}
 	problem = bar_problem(res);
+	if (ports_ok && (res->flags & PCI_RESOURCE_IO) && res->start &&
+	    !(res->flags & PCI_RESOURCE_UNSET) && res->end > res->start && res->end <= 0xffff)
+		problem = NULL;
 	if (problem) {
 		fprintf(stderr, "mmioctl: %s BAR %u %s\n", bdf, bar, problem);
 		return EXIT_REFUSED;

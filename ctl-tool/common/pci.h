@@ -3,12 +3,13 @@
 #ifndef MMIOCTL_PCI_H
 #define MMIOCTL_PCI_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 struct pci_bar;
 const char *bar_problem(const struct pci_bar *res);
 FILE *open_pci_resource(const char *bdf, char *path, size_t size);
-int read_pci_bar(const char *bdf, unsigned int bar, struct pci_bar *res);
+int read_pci_bar(const char *bdf, unsigned int bar, struct pci_bar *res, bool ports_ok);
 
 #endif

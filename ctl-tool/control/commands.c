@@ -22,9 +22,10 @@
 #define RANGE_LINE_MAX	48	/* "!0x%016llx 0x%016llx\n" and a NUL */
 #define RANGES_WRITE_MAX (64 * 1024)
 
-/* A physical range, [start, start + len). */
+/* A physical range, or a range of I/O ports, [start, start + len). */
 struct mmio_range {
 	uint64_t start, len;
+	bool ports;
 };
 
 /* After a change that may leave the set empty: say what that means. */
@@ -52,8 +53,11 @@ static int range_args(const char *addr, const char *size, struct mmio_range *ran
 	return 0;
 }
 
-/* "0xSTART 0xSIZE\n" lines of ADDR SIZE pairs, PREFIX before each. */
-static int range_lines(int argc, char **argv, const char *prefix, char **lines)
+/* The highest port, as the kernel's IO_SPACE_LIMIT on x86. */
+#define PORT_MAX	0xffffu
+
+/* "0xSTART 0xSIZE\n" lines of ADDR SIZE pairs (ports with PORTS), PREFIX before each. */
+static int range_lines(int argc, char **argv, const char *prefix, bool ports, char **lines)
 {
 	size_t size = (size_t)argc / 2 * RANGE_LINE_MAX + 1, used = 0;
 	struct mmio_range range;
@@ -65,6 +69,9 @@ static int range_lines(int argc, char **argv, const char *prefix, char **lines)
 	(*lines)[0] = '\0';
 	for (i = 0; i + 1 < argc; i += 2) {
 		ret = range_args(argv[i], argv[i + 1], &range);
+		if (!ret && ports && (range.start > PORT_MAX || range.len > PORT_MAX + 1 - range.start))
+			ret = usage_error("ports %s %s run past port 0x%x", argv[i], argv[i + 1],
+					  PORT_MAX);
 		if (ret) {
 			free(*lines);
 			return ret;
@@ -75,20 +82,50 @@ static int range_lines(int argc, char **argv, const char *prefix, char **lines)
 	return 0;
 }
 
-/* Write the ADDR SIZE pairs of argv[1...] to ranges, adding or replacing. */
-static int write_ranges(int argc, char **argv, const char *prefix, int flags)
+/* Write the ADDR SIZE pairs of argv[1...] to FILE, adding or replacing. */
+static int write_set(const char *file, int argc, char **argv, const char *prefix, int flags)
 {
+	const bool ports = !strcmp(file, "ports");
 	char *lines;
 	int ret;
 
 	if ((argc - 1) % 2)
-		return usage_error("%s takes ADDR SIZE pairs", argv[0]);
-	ret = range_lines(argc - 1, argv + 1, prefix, &lines);
+		return usage_error("%s takes %s SIZE pairs", argv[0], ports ? "PORT" : "ADDR");
+	ret = range_lines(argc - 1, argv + 1, prefix, ports, &lines);
 	if (ret)
 		return ret;
-	ret = write_file(control_path("ranges"), lines, flags);
+	ret = write_file(control_path(file), lines, flags);
 	free(lines);
 	return ret;
+}
+
+static int write_ranges(int argc, char **argv, const char *prefix, int flags)
+{
+	return write_set("ranges", argc, argv, prefix, flags);
+}
+
+int cmd_add_port(int argc, char **argv)
+{
+	return write_set("ports", argc, argv, "", O_APPEND);
+}
+
+int cmd_del_port(int argc, char **argv)
+{
+	return write_set("ports", argc, argv, "!", O_APPEND);
+}
+
+int cmd_clear_ports(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return write_file(control_path("ports"), "", O_TRUNC);
+}
+
+int cmd_ports(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return print_file(control_path("ports"), "", false);
 }
 
 int cmd_add(int argc, char **argv)
@@ -195,12 +232,12 @@ int cmd_list(int argc, char **argv)
 
 /*
  * The ranges of add-pci BDF [BAR] (BAR_ARG NULL: omitted), from sysfs
- * "resource": the BAR asked for, or every memory BAR that has an address,
- * into RANGES (6 of them), their number in *N. A usage error, or why the
- * device has none, is said.
+ * "resource": the BAR asked for (with PORTS_OK, an I/O port BAR too), or
+ * every memory BAR that has an address, into RANGES (6 of them), their
+ * number in *N. A usage error, or why the device has none, is said.
  */
-static int pci_ranges(const char *bdf_arg, const char *bar_arg, struct mmio_range *ranges,
-		      unsigned int *n)
+static int pci_ranges(const char *bdf_arg, const char *bar_arg, bool ports_ok,
+		      struct mmio_range *ranges, unsigned int *n)
 {
 	char bdf[32], path[4096], line[256];
 	unsigned int want = 0, bar;
@@ -214,9 +251,10 @@ static int pci_ranges(const char *bdf_arg, const char *bar_arg, struct mmio_rang
 	if (bar_arg) {
 		if (parse_bar(bar_arg, &want))
 			return usage_error("invalid BAR '%s': expected 0 to 5", bar_arg);
-		if (read_pci_bar(bdf, want, &res))
+		if (read_pci_bar(bdf, want, &res, ports_ok))
 			return EXIT_REFUSED;
-		ranges[(*n)++] = (struct mmio_range){ res.start, res.end - res.start + 1 };
+		ranges[(*n)++] = (struct mmio_range){ res.start, res.end - res.start + 1,
+						      res.flags & PCI_RESOURCE_IO };
 		return 0;
 	}
 	file = open_pci_resource(bdf, path, sizeof(path));
@@ -229,7 +267,7 @@ static int pci_ranges(const char *bdf_arg, const char *bar_arg, struct mmio_rang
 			return EXIT_REFUSED;
 		}
 		if (!bar_problem(&res))
-			ranges[(*n)++] = (struct mmio_range){ res.start, res.end - res.start + 1 };
+			ranges[(*n)++] = (struct mmio_range){ res.start, res.end - res.start + 1, false };
 	}
 	fclose(file);
 	if (!*n) {
@@ -239,7 +277,10 @@ static int pci_ranges(const char *bdf_arg, const char *bar_arg, struct mmio_rang
 	return 0;
 }
 
-/* add-pci BDF [BAR]: the device's memory BARs added to the set. */
+/*
+ * add-pci BDF [BAR]: the device's memory BARs added to the set; a BAR of
+ * I/O ports named by its number to the port set.
+ */
 int cmd_add_pci(int argc, char **argv)
 {
 	char lines[6 * RANGE_LINE_MAX + 1] = "";
@@ -248,13 +289,14 @@ int cmd_add_pci(int argc, char **argv)
 	size_t used = 0;
 	int ret;
 
-	ret = pci_ranges(argv[1], argc == 3 ? argv[2] : NULL, ranges, &n);
+	ret = pci_ranges(argv[1], argc == 3 ? argv[2] : NULL, true, ranges, &n);
 	if (ret)
 		return ret;
 	for (i = 0; i < n; i++)
 		used += snprintf(lines + used, sizeof(lines) - used, "0x%" PRIx64 " 0x%" PRIx64 "\n",
 				 ranges[i].start, ranges[i].len);
-	return write_file(control_path("ranges"), lines, O_APPEND);
+	return write_file(control_path(n == 1 && ranges[0].ports ? "ports" : "ranges"), lines,
+			  O_APPEND);
 }
 
 /* The kernel command line of x86 holds COMMAND_LINE_SIZE bytes with its NUL. */
@@ -300,7 +342,7 @@ static int boot_targets(int argc, char **argv, struct boot_request *req)
 			/* After BDF, a word 0 to 5 is its BAR: no range starts there. */
 			if (i + 2 < argc && strlen(argv[i + 2]) == 1 && strchr("012345", argv[i + 2][0]))
 				bar = argv[i + 2];
-			ret = pci_ranges(argv[i + 1], bar, req->ranges + req->n, &n);
+			ret = pci_ranges(argv[i + 1], bar, false, req->ranges + req->n, &n);
 			req->n += n;
 			req->pci = true;
 			i += bar ? 2 : 1;

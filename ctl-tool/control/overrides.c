@@ -58,7 +58,7 @@ static int resolve_address(const struct address *where, unsigned int width, uint
 
 	if (!where->bar_relative)
 		return 0;
-	if (read_pci_bar(where->bdf, where->bar, &res))
+	if (read_pci_bar(where->bdf, where->bar, &res, false))
 		return EXIT_REFUSED;
 	size = res.end - res.start + 1;
 	if (where->offset >= size || width > size - where->offset) {

@@ -266,7 +266,7 @@ static void json_other(const struct trace_line *t, unsigned long long line)
 		[TRACE_COMMENT] = "COMMENT", [TRACE_VERSION] = "VERSION",
 		[TRACE_PCIDEV] = "PCIDEV", [TRACE_MAP] = "MAP", [TRACE_UNMAP] = "UNMAP",
 		[TRACE_MARK] = "MARK", [TRACE_LOST] = "LOST", [TRACE_UNKNOWN] = "UNKNOWN",
-		[TRACE_OTHER] = "OTHER",
+		[TRACE_PIO_READ] = "IN", [TRACE_PIO_WRITE] = "OUT", [TRACE_OTHER] = "OTHER",
 	};
 
 	if (t->type == TRACE_BLANK)
@@ -312,6 +312,17 @@ static void json_other(const struct trace_line *t, unsigned long long line)
 		json_time("time", t->time_us);
 		json_key("text");
 		out_json_string(t->text, t->text_len);
+		break;
+	case TRACE_PIO_READ:
+	case TRACE_PIO_WRITE:
+		json_time("time", t->time_us);
+		json_hex("port", t->phys);
+		json_key("width");
+		out_dec(t->width);
+		json_hex("value", t->value);
+		json_hex("pc", t->pc);
+		json_key("pid");
+		out_dec(t->pid);
 		break;
 	case TRACE_LOST:
 		json_key("lost");

@@ -227,7 +227,7 @@ static int place(struct builder *b, uint64_t phys, long map_id, char *buf, size_
 	return snprintf(buf, size, "%s+0x%0*" PRIx64, r->label, (int)r->digits, offset);
 }
 
-/* Lines other than accesses: MAP, UNMAP, UNKNOWN and MARK are compared. */
+/* Lines other than accesses: MAP, UNMAP, UNKNOWN, MARK, IN and OUT are compared. */
 static int build_other(struct builder *b, const struct trace_line *t, unsigned long long number)
 {
 	char buf[TRACE_LINE_MAX + 64], where[128];
@@ -260,6 +260,11 @@ static int build_other(struct builder *b, const struct trace_line *t, unsigned l
 		name = intern(b->tab, t->text, t->text_len);
 		n = snprintf(buf, sizeof(buf), "MARK %.*s", (int)t->text_len, t->text);
 		return name < 0 || add_section(b, name) || add_line(b, number, buf, n);
+	case TRACE_PIO_READ:
+	case TRACE_PIO_WRITE:
+		n = snprintf(buf, sizeof(buf), "%s %u 0x%04" PRIx64 " 0x%" PRIx64,
+			     t->type == TRACE_PIO_READ ? "IN" : "OUT", t->width, t->phys, t->value);
+		return add_line(b, number, buf, n);
 	case TRACE_LOST:
 		b->lines->lost += t->lost;
 		return 0;

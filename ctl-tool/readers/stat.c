@@ -73,7 +73,7 @@ struct region_stats {
 
 struct totals {
 	unsigned long long lines;
-	uint64_t reads, writes, lost, marks, maps, unmaps, unknown, other;
+	uint64_t reads, writes, lost, marks, maps, unmaps, unknown, other, pio_in, pio_out;
 	uint64_t first_us, last_us;
 	bool timed;
 };
@@ -301,6 +301,12 @@ static void count_line(struct totals *tot, const struct trace_line *t)
 		break;
 	case TRACE_UNKNOWN:
 		tot->unknown++;
+		break;
+	case TRACE_PIO_READ:
+		tot->pio_in++;
+		break;
+	case TRACE_PIO_WRITE:
+		tot->pio_out++;
 		break;
 	case TRACE_OTHER:
 		tot->other++;
@@ -549,6 +555,9 @@ static void print_text(const struct session *s, const struct totals *tot, const 
 	       " UNMAP, %" PRIu64 " MARK, %" PRIu64 " UNKNOWN, %" PRIu64 " other lines, %" PRIu64
 	       " events lost", name, tot->lines, tot->reads, tot->writes, tot->maps, tot->unmaps,
 	       tot->marks, tot->unknown, tot->other, tot->lost);
+	/* Only a trace with port accesses says so: the stock format has none. */
+	if (tot->pio_in || tot->pio_out)
+		printf(", %" PRIu64 " IN, %" PRIu64 " OUT", tot->pio_in, tot->pio_out);
 	if (tot->timed)
 		printf(", %" PRIu64 ".%06" PRIu64 " to %" PRIu64 ".%06" PRIu64, tot->first_us / 1000000,
 		       tot->first_us % 1000000, tot->last_us / 1000000, tot->last_us % 1000000);
@@ -658,6 +667,8 @@ static void print_json(const struct session *s, const struct totals *tot, const 
 	       ",\"unmaps\":%" PRIu64 ",\"marks\":%" PRIu64 ",\"unknown\":%" PRIu64
 	       ",\"other\":%" PRIu64 ",\"lost\":%" PRIu64, tot->lines, tot->reads, tot->writes,
 	       tot->maps, tot->unmaps, tot->marks, tot->unknown, tot->other, tot->lost);
+	if (tot->pio_in || tot->pio_out)
+		printf(",\"in\":%" PRIu64 ",\"out\":%" PRIu64, tot->pio_in, tot->pio_out);
 	if (tot->timed) {
 		jtime("first", tot->first_us);
 		jtime("last", tot->last_us);

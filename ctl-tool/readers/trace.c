@@ -210,6 +210,31 @@ static int parse_access(struct cursor *c, struct trace_line *t, const char *type
 	return 0;
 }
 
+/* IN|OUT width secs.usecs 0xport 0xvalue 0xpc pid */
+static int parse_pio(struct cursor *c, struct trace_line *t, const char *type, char *why)
+{
+	struct token f[6];
+	uint64_t width;
+
+	if (tokens(c, f, 6, type, why))
+		return -1;
+	if (f[0].n != 1 || !decimal(f[0].s, 1, &width) || (width != 1 && width != 2 && width != 4))
+		return bad(why, "width is not 1, 2 or 4:", &f[0]);
+	t->width = width;
+	t->map_id = -1;
+	if (!timestamp(&f[1], &t->time_us))
+		return bad(why, "malformed timestamp", &f[1]);
+	if (!hex_0x(&f[2], &t->phys) || t->phys > 0xffff)
+		return bad(why, "malformed port", &f[2]);
+	if (!hex_0x(&f[3], &t->value) || t->value >> (width * 8))
+		return bad(why, "malformed value, or wider than the access:", &f[3]);
+	if (!hex_0x(&f[4], &t->pc))
+		return bad(why, "malformed pc", &f[4]);
+	if (!decimal(f[5].s, f[5].n, &t->pid))
+		return bad(why, "malformed pid", &f[5]);
+	return 0;
+}
+
 /* MAP secs.usecs map_id 0xphys 0xvirt 0xlen 0x0 0 */
 static int parse_map(struct cursor *c, struct trace_line *t, char *why)
 {
@@ -398,6 +423,10 @@ int trace_parse(const char *line, size_t len, struct trace_line *t, char *why)
 	if (IS("UNKNOWN")) {
 		t->type = TRACE_UNKNOWN;
 		return parse_unknown(&c, t, why);
+	}
+	if (IS("IN") || IS("OUT")) {
+		t->type = IS("IN") ? TRACE_PIO_READ : TRACE_PIO_WRITE;
+		return parse_pio(&c, t, IS("IN") ? "IN" : "OUT", why);
 	}
 	if (IS("VERSION")) {
 		struct token f;

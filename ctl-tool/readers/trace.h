@@ -6,7 +6,8 @@
  *
  * What a line may be:
  *   - a line of a type the format defines (VERSION, PCIDEV, R, W, MAP,
- *     UNMAP, MARK, UNKNOWN): parsed strictly, every field checked;
+ *     UNMAP, MARK, UNKNOWN), or a port access that the kernel's series
+ *     adds (IN, OUT): parsed strictly, every field checked;
  *   - a comment ("#..."), as tracefs' trace file starts with, or a blank
  *     line;
  *   - a line of a type mmioctl does not know: a first word of capitals,
@@ -35,6 +36,8 @@ enum trace_type {
 	TRACE_MARK,	/* MARK secs.usecs text */
 	TRACE_LOST,	/* MARK 0.000000 Lost N events. */
 	TRACE_UNKNOWN,	/* UNKNOWN secs.usecs map_id 0xphys op,op,op 0xpc 0 */
+	TRACE_PIO_READ,	/* IN width secs.usecs 0xport 0xvalue 0xpc pid */
+	TRACE_PIO_WRITE, /* OUT, the same fields */
 	TRACE_OTHER,	/* a line type mmioctl does not know: text is the line */
 };
 
@@ -53,13 +56,13 @@ struct trace_pcidev {
 
 struct trace_line {
 	enum trace_type type;
-	unsigned int width;		/* R, W: 1, 2, 4 or 8 bytes */
-	uint64_t time_us;		/* R, W, MAP, UNMAP, MARK, UNKNOWN */
+	unsigned int width;		/* R, W: 1, 2, 4 or 8 bytes; IN, OUT: 1, 2 or 4 */
+	uint64_t time_us;		/* all but VERSION, PCIDEV, LOST */
 	long map_id;			/* R, W, MAP, UNMAP, UNKNOWN */
-	uint64_t phys;			/* R, W, MAP, UNKNOWN */
-	uint64_t value;			/* R, W */
-	uint64_t pc;			/* R, W, UNKNOWN */
-	uint64_t pid;			/* R, W, MAP, UNMAP, UNKNOWN: the last field */
+	uint64_t phys;			/* R, W, MAP, UNKNOWN; IN, OUT: the port */
+	uint64_t value;			/* R, W, IN, OUT */
+	uint64_t pc;			/* R, W, UNKNOWN, IN, OUT */
+	uint64_t pid;			/* the last field of R, W, MAP, UNMAP, UNKNOWN, IN, OUT */
 	uint64_t virt, len;		/* MAP */
 	unsigned char opcode[3];	/* UNKNOWN */
 	uint64_t lost;			/* LOST */
@@ -77,6 +80,11 @@ struct trace_line {
  * into LINE.
  */
 int trace_parse(const char *line, size_t len, struct trace_line *t, char *why);
+
+static inline bool trace_is_pio(const struct trace_line *t)
+{
+	return t->type == TRACE_PIO_READ || t->type == TRACE_PIO_WRITE;
+}
 
 static inline bool trace_is_access(const struct trace_line *t)
 {
