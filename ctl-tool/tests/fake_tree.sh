@@ -12,7 +12,8 @@ make_tree() { # a fresh fake root in $root
 	ctl=$root/sys/kernel/debug/mmiotrace
 	tracing=$root/sys/kernel/tracing
 	: > "$ctl/ranges"
-: > "$ctl/overrides"
+	: > "$ctl/ports"
+	: > "$ctl/overrides"
 	echo 0 > "$ctl/trace_pc"
 	echo 1 > "$ctl/trace_isa"
 	echo 0 > "$ctl/maps_only"

@@ -77,13 +77,41 @@ expect "add-pci wrote BAR0 and BAR2" same "$(cat "$ctl/ranges")" "0xfd000000 0x1
 make_tree
 check "add-pci with a BAR adds that one" 0 "" -- add-pci 0000:00:03.0 0
 expect "add-pci wrote the edu BAR" same "$(cat "$ctl/ranges")" "0xfea00000 0x100000"
-check "add-pci rejects an I/O-port BAR" 1 "BAR 4 is an I/O port BAR" -- add-pci 00:02.0 4
 check "add-pci rejects an empty BAR" 1 "BAR 1 is empty" -- add-pci 00:02.0 1
 check "add-pci rejects a BAR without an address" 1 "BAR 0 has no address assigned" -- add-pci 00:05.0 0
 check "add-pci rejects a malformed BDF" 2 "invalid PCI address '00:03.0.1'" -- add-pci 00:03.0.1
 check "add-pci rejects an absent device" 1 "no PCI device 0000:00:07.0" -- add-pci 00:07.0
 check "add-pci rejects a BAR out of range" 2 "invalid BAR '6'" -- add-pci 00:03.0 6
 expect "the refused add-pci wrote nothing more" same "$(cat "$ctl/ranges")" "0xfea00000 0x100000"
+make_tree
+check "add-pci with an I/O-port BAR adds it to the ports" 0 "" -- add-pci 00:02.0 4
+expect "add-pci wrote the I/O BAR to ports" same "$(cat "$ctl/ports")" "0xc000 0x20"
+expect "and nothing to ranges" same "$(cat "$ctl/ranges")" ""
+check "add-pci without a BAR leaves the I/O BAR out" 0 "" -- add-pci 00:02.0
+expect "only the memory BARs went to ranges" same "$(cat "$ctl/ports")" "0xc000 0x20"
+make_device 0000:00:06.0 "0x0000000000010000 0x000000000001001f 0x0000000000040101"
+check "add-pci refuses an I/O BAR past port 0xffff" 1 "BAR 0 is an I/O port BAR" -- add-pci 00:06.0 0
+
+make_tree
+check "add-port writes the normalized range to ports" 0 "" -- add-port 0x70 2
+check "add-port of several ranges is one write" 0 "" -- add-port 0x3f8 8 1296 2
+expect "add-port appended the lines" same "$(cat "$ctl/ports")" "0x70 0x2
+0x3f8 0x8
+0x510 0x2"
+expect "add-port left ranges alone" same "$(cat "$ctl/ranges")" ""
+check "add-port rejects a range past port 0xffff" 2 "ports 0xfffe 4 run past port 0xffff" -- add-port 0xfffe 4
+check "add-port rejects a port above 0xffff" 2 "ports 0x10000 1 run past port 0xffff" -- add-port 0x10000 1
+check "add-port rejects a missing size" 2 "add-port takes PORT SIZE pairs" -- add-port 0x70 2 0x3f8
+check "add-port rejects a bad size" 2 "invalid size '2q'" -- add-port 0x70 2q
+expect "the refused add-port wrote nothing" same "$(cat "$ctl/ports")" "0x70 0x2
+0x3f8 0x8
+0x510 0x2"
+check "ports prints the port set" 0 "0x3f8 0x8" -- ports
+check "del-port writes a removal line" 0 "" -- del-port 0x3fc 4
+expect "del-port appended !PORT SIZE" same "$(tail -n 1 "$ctl/ports")" "!0x3fc 0x4"
+check "clear-ports empties the port set" 0 "" -- clear-ports
+expect "clear-ports truncated ports" same "$(cat "$ctl/ports")" ""
+
 make_tree
 check "add-pci skips a BAR without an address" 0 "" -- add-pci 00:05.0
 expect "only the assigned BAR was added" same "$(cat "$ctl/ranges")" "0xfe000000 0x1000"

@@ -47,9 +47,9 @@ MMIOCTL_ROOT=$fake completes off -i m -- mmioctl
 rm -r "$fake"
 completes record -o /dev/nul -- /dev/null
 completes list - -- --help
-completes de -- del del-override del-drop decode
+completes de -- del del-port del-override del-drop decode
 completes ov -- override overrides
-completes cl -- clear clear-overrides
+completes cl -- clear clear-ports clear-overrides
 completes override 0x1000 4 1 - -- --count --help
 completes drop 0x1000 4 --count "" --
 completes drop --c -- --count

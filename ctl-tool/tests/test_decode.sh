@@ -961,6 +961,12 @@ exactly "freedreno a6xx.xml, variant A6XX: CP_RB, no LPAC bits, CP_APERTURE_CNTL
 exactly "freedreno a6xx.xml, variant A7XX: PM4CPINTERRUPT, the aperture's fields" \
 	freedreno-a7xx.txt decode --variant A7XX --map $fd@0xe0000000:A6XX fixtures/freedreno-a6xx.txt
 
+# --- port accesses: IN and OUT lines (Documentation/trace/mmiotrace.rst, Port I/O) ---
+exactly "IN and OUT lines pass through decode" ports.decode decode --no-maps fixtures/ports.txt
+exactly "decode --json gives IN and OUT their fields" ports.json decode --no-maps --json fixtures/ports.txt
+exactly "stat counts IN and OUT after the other totals" ports.stat stat --no-maps fixtures/ports.txt
+differs "diff shows the IN line whose value changed" ports.diff diff --no-maps fixtures/ports.txt fixtures/ports2.txt
+
 # --- 2 M distinct addresses (a frame buffer's), each read once: at most 256 MB ---
 awk 'BEGIN {
 	print "VERSION 20070824"

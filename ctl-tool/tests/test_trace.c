@@ -101,6 +101,12 @@ int main(void)
 	t = accepted("UNKNOWN 3.000001 5 0xfea00010 0f,b6,4a 0xffffffff81234567 0", TRACE_UNKNOWN);
 	check(t->opcode[0] == 0x0f && t->opcode[1] == 0xb6 && t->opcode[2] == 0x4a &&
 	      t->pc == 0xffffffff81234567, "UNKNOWN opcode bytes");
+	t = accepted("IN 1 2.000004 0x71 0x2f 0xffffffff8123abcd 0", TRACE_PIO_READ);
+	check(t->width == 1 && t->time_us == 2000004 && t->phys == 0x71 && t->value == 0x2f &&
+	      t->pc == 0xffffffff8123abcd && t->pid == 0 && trace_is_pio(t) && !trace_is_access(t),
+	      "IN fields");
+	t = accepted("OUT 2 2.000005 0x510 0x0 0x0 812", TRACE_PIO_WRITE);
+	check(t->width == 2 && t->phys == 0x510 && t->pid == 812, "OUT fields");
 	t = accepted("VERSION 20070824", TRACE_VERSION);
 	check(t->version == 20070824, "VERSION");
 	t = accepted("PCIDEV 0030 1b360010 a feb70004 0 0 0 0 0 0 4000 0 0 0 0 0 0 nvme",
@@ -151,6 +157,10 @@ int main(void)
 	refused("UNMAP 1.000000", "truncated UNMAP line: 2 of 5 fields");
 	refused("UNKNOWN 1.000000 3 0xfea00000 0f,b6 0x0 0", "malformed opcode bytes");
 	refused("UNKNOWN 1.000000 3 0xfea00000 0f;b6;01 0x0 0", "malformed opcode bytes");
+	refused("IN 8 1.000000 0x70 0x0 0x0 0", "width is not 1, 2 or 4");
+	refused("IN 1 1.000000 0x10000 0x0 0x0 0", "malformed port");
+	refused("OUT 1 1.000000 0x70 0x100 0x0 0", "malformed value, or wider than the access");
+	refused("OUT 1 1.000000 0x70 0x1", "truncated OUT line");
 	refused("MARK", "truncated MARK line: no timestamp");
 	refused("MARK soon hello", "malformed timestamp 'soon'");
 	refused("MARK 1.000000 a\x01" "b", "control character in a MARK line");
