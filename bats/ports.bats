@@ -234,3 +234,20 @@ pio_read: port=0x71 value=$OUT width=1 pc=0x0 pid=$PID" "$actual"
 	events_off_in "$TRACING/instances/ports"
 	rmdir "$TRACING/instances/ports"
 }
+
+@test "ports: the README's example, and add-pci of an I/O BAR past the limit" {
+	modprobe rtc_cmos
+	mmioctl add-port 0x70 2
+	mmioctl on
+	cat /sys/class/rtc/rtc0/time > /dev/null
+	assert_eq "the first two port lines" "OUT 1 0x70 0x0 0x0 0
+IN 1 0x71" "$(port_lines | head -n 2 | sed '2s/ 0x[0-9a-f]* 0x0 0$//')"
+	mmioctl off
+	# e1000's I/O BAR: 64 ports are 16 windows of 4, past the four registers.
+	e1000=$(basename "$(readlink -f /sys/bus/pci/drivers/e1000/0000:*)")
+	run mmioctl add-pci "$e1000" 1
+	assert_eq "status" 1 "$status"
+	assert_eq "message" "mmioctl: /sys/kernel/debug/mmiotrace/ports: No space left on device
+mmioctl: the port set needs more than 4 aligned windows of 1, 2 or 4 ports (debug registers)" "$output"
+	assert_ports "0x70 0x2"
+}

@@ -2,6 +2,7 @@
 # Run by make check in a boot of its own, with
 #   mmiotrace.trace_pc=1 mmiotrace.nommiotrace=1 mmiotrace.trace_isa=0
 #   mmiotrace.filter_offset=<edu BAR0> mmiotrace.ranges=64k@0xfe000000,oops
+#   mmiotrace.ports=2@0x70,4@0x510
 # The boot parameters are the defaults of the runtime controls; a range set
 # that is not valid is reported and left empty.
 
@@ -24,6 +25,12 @@ teardown() {
 	[ "$(cat "$MMIOTRACE/maps_only")" = 1 ]
 	[ "$(cat "$MMIOTRACE/trace_isa")" = 0 ]
 	assert_ranges ""
+}
+
+@test "bootparams: mmiotrace.ports= is the port set at boot, whatever ranges= was" {
+	assert_eq "ports" "0x70 0x2
+0x510 0x4" "$(cat "$MMIOTRACE/ports")"
+	: > "$MMIOTRACE/ports"
 }
 
 @test "bootparams: nommiotrace logs maps only, filter_offset keeps other mappings out" {

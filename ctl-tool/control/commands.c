@@ -82,6 +82,21 @@ static int range_lines(int argc, char **argv, const char *prefix, bool ports, ch
 	return 0;
 }
 
+/*
+ * Write LINES to FILE, saying what the kernel's refusals of a port set
+ * mean: it lives in the CPU's four debug registers.
+ */
+static int write_set_lines(const char *file, const char *lines, int flags)
+{
+	int ret = write_file(control_path(file), lines, flags);
+
+	if (ret && !strcmp(file, "ports") && errno == ENOSPC)
+		fprintf(stderr, "mmioctl: the port set needs more than 4 aligned windows of 1, 2 or 4 ports (debug registers)\n");
+	else if (ret && !strcmp(file, "ports") && errno == EBUSY)
+		fprintf(stderr, "mmioctl: the debug registers are in use (a debugger, perf or kgdb)\n");
+	return ret;
+}
+
 /* Write the ADDR SIZE pairs of argv[1...] to FILE, adding or replacing. */
 static int write_set(const char *file, int argc, char **argv, const char *prefix, int flags)
 {
@@ -94,7 +109,7 @@ static int write_set(const char *file, int argc, char **argv, const char *prefix
 	ret = range_lines(argc - 1, argv + 1, prefix, ports, &lines);
 	if (ret)
 		return ret;
-	ret = write_file(control_path(file), lines, flags);
+	ret = write_set_lines(file, lines, flags);
 	free(lines);
 	return ret;
 }
@@ -295,8 +310,7 @@ int cmd_add_pci(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		used += snprintf(lines + used, sizeof(lines) - used, "0x%" PRIx64 " 0x%" PRIx64 "\n",
 				 ranges[i].start, ranges[i].len);
-	return write_file(control_path(n == 1 && ranges[0].ports ? "ports" : "ranges"), lines,
-			  O_APPEND);
+	return write_set_lines(n == 1 && ranges[0].ports ? "ports" : "ranges", lines, O_APPEND);
 }
 
 /* The kernel command line of x86 holds COMMAND_LINE_SIZE bytes with its NUL. */

@@ -315,6 +315,10 @@ make_tree
 export LD_PRELOAD=$fakefail
 FAKEFAIL="write:mmiotrace/ranges:22" check "a kernel EINVAL is reported with path and strerror" 1 \
 	"mmiotrace/ranges: Invalid argument" -- add 0x1000 4k
+FAKEFAIL="write:mmiotrace/ports:28" check "a port set past the debug registers says so" 1 \
+	"the port set needs more than 4 aligned windows of 1, 2 or 4 ports (debug registers)" -- add-port 0x1 15
+FAKEFAIL="write:mmiotrace/ports:16" check "debug registers in use are named" 1 \
+	"the debug registers are in use (a debugger, perf or kgdb)" -- add-port 0x70 2
 FAKEFAIL="open:mmiotrace/trace_pc:30" check "a read-only file is reported" 1 \
 	"mmiotrace/trace_pc: Read-only file system" -- pc on
 FAKEFAIL="write:proc/mmio-marker:19" check "ENODEV from the marker is reported" 1 \
