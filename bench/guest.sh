@@ -126,6 +126,7 @@ quiesce() {
 	echo 0 > "$inst/events/mmiotrace/mmio_read/filter"
 	echo 0 > "$inst/events/mmiotrace/mmio_write/filter"
 	clear_ranges
+	: > "$ctl/ports"
 }
 
 # The window of ivshmem's BAR that the range-count scenarios map: 8 MiB of
@@ -172,6 +173,11 @@ setup_for() {
 	ranges*)
 		cat "/tmp/ranges.${1#ranges}" > "$ctl/ranges"
 		tracer_on ;;
+	ports)
+		# The CMOS clock's ports traced; fw_cfg's data port not.
+		set_ranges "$edu 1M"
+		echo "0x70 2" > "$ctl/ports"
+		tracer_on ;;
 	esac
 	case $1 in
 	range4)
@@ -185,7 +191,7 @@ setup_for() {
 # One round measures every scenario once, so that drift in the emulator's
 # speed spreads over all of them instead of favouring some.
 scenarios="off traced"
-[ "$runtime" = 1 ] && scenarios="$scenarios subpage range4 events filtered ranges1 ranges1024"
+[ "$runtime" = 1 ] && scenarios="$scenarios subpage range4 events filtered ranges1 ranges1024 ports"
 for round in $(seq 1 "$repeats"); do
 	for scenario in $scenarios; do
 		setup_for "$scenario"
@@ -194,6 +200,8 @@ for round in $(seq 1 "$repeats"); do
 			measure1 off_read read edu 4 0x0
 			measure1 off_write write edu 4 0x4 0x1
 			measure1 off_vga_read read vga 4 0x0
+			measure1 port_off_read pio in 1 0x71
+			measure1 port_other_off_read pio in 1 0x511
 			measure_user user_off_read
 			user_faults off
 			floor fault_off_ns ;;
@@ -231,6 +239,10 @@ for round in $(seq 1 "$repeats"); do
 		filtered)
 			measure1 filtered_read read edu 4 0x0
 			measure1 filtered_write write edu 4 0x4 0x1 ;;
+		ports)
+			# A traced port read, one outside the port set.
+			measure1 port_traced_read pio in 1 0x71
+			measure1 port_outside_read pio in 1 0x511 ;;
 		ranges*)
 			[ "$round" = 1 ] && echo "RESULT ${scenario}_armed_leaves $(stat_of armed_leaves)"
 			measure1 "${scenario}_read" read ivshmem 4 "$RANGES_AT" ;;
@@ -279,6 +291,22 @@ for i in $(seq 1 "$repeats"); do
 		cycle "${v%:*}" "${v#*:}"
 	done
 done
+
+if [ "$runtime" = 1 ]; then
+	# Port tracing switched on and off while the tracer runs: the port
+	# set written (a breakpoint registered on every CPU) and emptied.
+	ports_on() { echo "0x70 2" > "$ctl/ports"; }
+	ports_off() { : > "$ctl/ports"; }
+	quiesce
+	tracer_on
+	for i in $(seq 1 "$repeats"); do
+		settle
+		timed port_enable_us ports_on
+		settle
+		timed port_disable_us ports_off
+	done
+	quiesce
+fi
 
 if [ "$runtime" = 1 ]; then
 	# An unchanged rewrite of the set while tracing a live mapping: no

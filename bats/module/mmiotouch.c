@@ -853,10 +853,18 @@ static int do_io_helper(int argc, char **argv)
 /*
  * Port I/O, as a driver does it (bats/ports.bats): argv: pio in WIDTH PORT,
  * pio out WIDTH PORT VALUE, pio ins WIDTH PORT COUNT (into the buffer),
- * pio outs WIDTH PORT COUNT (from the buffer). WIDTH 1, 2 or 4.
+ * pio outs WIDTH PORT COUNT (from the buffer). WIDTH 1, 2 or 4. Under
+ * "repeat N", an in is done N times and timed (make bench).
  */
-static int do_pio(int argc, char **argv)
+static u32 pio_in(unsigned int width, unsigned int port)
 {
+	return width == 1 ? inb(port) : width == 2 ? inw(port) : inl(port);
+}
+
+static int do_pio(int argc, char **argv, u64 count)
+{
+	ktime_t start;
+	u64 done;
 	bool value_arg = !strcmp(argv[1], "out") || !strcmp(argv[1], "outs") ||
 			 !strcmp(argv[1], "ins");
 	unsigned int width, port;
@@ -868,8 +876,13 @@ static int do_pio(int argc, char **argv)
 	    (value_arg && kstrtou32(argv[4], 0, &value)))
 		return -EINVAL;
 	if (!strcmp(argv[1], "in")) {
-		WRITE_ONCE(last_value, width == 1 ? inb(port) :
-				       width == 2 ? inw(port) : inl(port));
+		start = ktime_get();
+		for (done = 0; done < count; done++)
+			value = pio_in(width, port);
+		WRITE_ONCE(elapsed_ns, ktime_to_ns(ktime_sub(ktime_get(), start)));
+		WRITE_ONCE(last_value, value);
+	} else if (count != 1) {
+		return -EINVAL;
 	} else if (!strcmp(argv[1], "out")) {
 		if (width == 1)
 			outb(value, port);
@@ -1012,6 +1025,8 @@ static int run_command(int argc, char **argv)
 			return -EINVAL;
 		if (!strcmp(argv[2], "insn"))
 			return do_insn(argc - 2, argv + 2, count);
+		if (!strcmp(argv[2], "pio") && argc >= 6)
+			return do_pio(argc - 2, argv + 2, count);
 		return do_access(argc - 2, argv + 2, count);
 	}
 	if (!strcmp(argv[0], "read") || !strcmp(argv[0], "write"))
@@ -1032,7 +1047,7 @@ static int run_command(int argc, char **argv)
 	if (!strcmp(argv[0], "remap"))
 		return do_remap(argc, argv);
 	if (!strcmp(argv[0], "pio") && argc >= 4)
-		return do_pio(argc, argv);
+		return do_pio(argc, argv, 1);
 	if (!strcmp(argv[0], "hold_leaf"))
 		return do_hold(argc, argv, "set_leaf_armed", false);
 	if (!strcmp(argv[0], "hold_fork"))
