@@ -129,6 +129,7 @@ IN 1 0x511 0x4d PC $PID
 IN 1 0x511 0x55 PC $PID" "$actual"
 	# The four elements are one instruction: one PC, a user address.
 	assert_eq "PCs of the INS" 1 "$(port_lines | awk '$1 == "IN" { print $5 }' | sort -u | wc -l)"
+	assert_stat pio_missed 0
 	oracle_record_ports "pio-user-insb" 0x510 2
 }
 
@@ -164,6 +165,7 @@ IN 1 0x511 0x51 0x0 0
 IN 1 0x511 0x45 0x0 0
 IN 1 0x511 0x4d 0x0 0
 IN 1 0x511 0x55 0x0 0" "$(port_lines)"
+	assert_stat pio_missed 0
 	oracle_record_ports "pio-kernel-insb" 0x510 2
 }
 
