@@ -169,7 +169,22 @@ bool events_on(const char *name)
 	       enabled;
 }
 
-/* Enable or disable all five, one enable file each. */
+/*
+ * Every mmiotrace event of the trace array at DIR off, through the
+ * system's enable file: the five a session enables, and any other that
+ * trace-cmd -e mmiotrace enabled beside them (pio_read and pio_write),
+ * which would keep tracing running. A kernel without the file has only
+ * the five.
+ */
+static int system_off_in(const char *dir)
+{
+	char path[PATH_SIZE + 64];
+
+	snprintf(path, sizeof(path), "%s/events/mmiotrace/enable", dir);
+	return access(path, F_OK) ? 0 : write_file(path, "0\n", O_TRUNC);
+}
+
+/* Enable all five, one enable file each; or disable every mmiotrace event. */
 int set_events(const char *name, bool on)
 {
 	char path[PATH_SIZE];
@@ -178,6 +193,8 @@ int set_events(const char *name, bool on)
 	for (i = 0; i < NR_MMIO_EVENTS && !ret; i++)
 		ret = write_file(event_file(path, name, mmio_events[i], "enable"),
 				 on ? "1\n" : "0\n", O_TRUNC);
+	if (!ret && !on && instance_file(path, name, ""))
+		ret = system_off_in(path);
 	return ret;
 }
 
@@ -422,6 +439,8 @@ static int events_off_in(const char *dir)
 		snprintf(path, sizeof(path), "%s/events/mmiotrace/%s/enable", dir, mmio_events[i]);
 		ret = write_file(path, "0\n", O_TRUNC);
 	}
+	if (!ret)
+		ret = system_off_in(dir);
 	return ret ? ret : clear_triggers(dir);
 }
 
