@@ -35,6 +35,9 @@ KOBJ       := $(BUILD)/kobj$(FLAVOUR)
 KERNEL     := $(KOBJ)/arch/x86/boot/bzImage
 MODULE_DIR := $(BUILD)/module$(FLAVOUR)
 MODULE     := $(MODULE_DIR)/mmiotouch.ko
+# The test modules' sources: mmiotouch, and fuzztarget (bats/fuzz.bats).
+MODULE_SRCS := bats/module/mmiotouch.c bats/module/fuzztarget.c bats/module/Kbuild
+FUZZ_MODULE := $(MODULE_DIR)/fuzztarget.ko
 # The kernel's own modules (nvme), installed for the guest's modprobe.
 MODROOT    := $(KOBJ)/modroot
 IMAGE      := $(BUILD)/guest$(FLAVOUR).cpio.gz
@@ -132,9 +135,9 @@ $(KERNEL): $(KOBJ)/.config $(SRC)/.applied
 kernel: $(KERNEL)
 
 # After modules_install: two makes in KOBJ at once are not safe.
-$(MODULE): bats/module/mmiotouch.c bats/module/Kbuild $(KERNEL) | $(MODROOT)/.installed
+$(MODULE): $(MODULE_SRCS) $(KERNEL) | $(MODROOT)/.installed
 	@mkdir -p $(MODULE_DIR)
-	@cp bats/module/mmiotouch.c bats/module/Kbuild $(MODULE_DIR)/
+	@cp $(MODULE_SRCS) $(MODULE_DIR)/
 	@$(MAKE) -s -C $(KOBJ) M=$(abspath $(MODULE_DIR)) modules > $(MODULE_DIR)/build.log 2>&1 || \
 		{ cat $(MODULE_DIR)/build.log; exit 1; }
 
@@ -171,7 +174,7 @@ $(HOST_MMIOCTL): $(CTL_SOURCES) | deps
 
 $(IMAGE): $(GUEST_FILES) $(MODULE) $(MODROOT)/.installed $(TOOLS) $(X86_SELFTEST_BINS) $(MMIOCTL)
 	@initramfs/build.sh $(abspath $@) $(abspath $(BUILD))/guest-root \
-		$(abspath $(MODULE)) $(abspath $(MODROOT)) $(abspath $(TOOLS)) \
+		$(abspath $(MODULE)) $(abspath $(FUZZ_MODULE)) $(abspath $(MODROOT)) $(abspath $(TOOLS)) \
 		$(abspath $(X86_SELFTEST_BINS)) $(abspath $(MMIOCTL))
 image: $(IMAGE)
 
@@ -454,9 +457,9 @@ $(STOCK_KERNEL): $(KOBJ)/.config
 		> $(STOCK_DIR)/build.log 2>&1 || { tail -n 30 $(STOCK_DIR)/build.log; exit 1; }
 	@touch $@
 
-$(STOCK_IMAGE): $(STOCK_KERNEL) $(GUEST_FILES) bats/module/mmiotouch.c $(TOOLS) $(MMIOCTL)
+$(STOCK_IMAGE): $(STOCK_KERNEL) $(GUEST_FILES) $(MODULE_SRCS) $(TOOLS) $(MMIOCTL)
 	@mkdir -p $(STOCK_DIR)/module
-	@cp bats/module/mmiotouch.c bats/module/Kbuild $(STOCK_DIR)/module/
+	@cp $(MODULE_SRCS) $(STOCK_DIR)/module/
 	@$(MAKE) -s -C $(STOCK_DIR)/obj M=$(abspath $(STOCK_DIR))/module modules \
 		> $(STOCK_DIR)/module/build.log 2>&1 || { cat $(STOCK_DIR)/module/build.log; exit 1; }
 	@initramfs/build.sh $(abspath $@) $(abspath $(STOCK_DIR))/guest-root \

@@ -152,7 +152,7 @@ fi
 # package (its scripts run here), the modules from the image package.
 dpkg-deb -x "$headers_deb" "$work/headers"
 mkdir -p "$work/module"
-cp "$top/bats/module/mmiotouch.c" "$top/bats/module/Kbuild" "$work/module/"
+cp "$top/bats/module/mmiotouch.c" "$top/bats/module/fuzztarget.c" "$top/bats/module/Kbuild" "$work/module/"
 if out=$(make -s -C "$work/headers$hdr" M="$work/module" modules 2>&1) &&
 		[ "$(modinfo -F vermagic "$work/module/mmiotouch.ko" | cut -d' ' -f1)" = "$release" ]; then
 	ok "linux-headers-$release: the test module builds against it, vermagic $release"

@@ -708,7 +708,7 @@ enum override_problem check_override(const struct override_rule *rule)
 {
 	if (rule->addr % rule->width)
 		return OVERRIDE_UNALIGNED;
-	if (!fits_width(rule->value, rule->width))
+	if (rule->source == SOURCE_VALUE && !fits_width(rule->value, rule->width))
 		return OVERRIDE_VALUE_WIDE;
 	if (rule->has_mask && !rule->mask)
 		return OVERRIDE_MASK_ZERO;
@@ -741,10 +741,18 @@ int parse_override_line(const char *line, struct override_rule *rule)
 	if (!strcmp(word[2], "drop")) {
 		r.drop = true;
 	} else if (!strcmp(word[2], "=")) {
-		/* VALUE [MASK]: only a removal may leave VALUE out. */
+		/* VALUE|feed|random SEED [MASK]: only a removal may leave VALUE out. */
 		if (i < n && strcmp(word[i], "count")) {
-			if (parse_u64(word[i++], &r.value))
+			if (!strcmp(word[i], "feed")) {
+				r.source = SOURCE_FEED;
+				i++;
+			} else if (!strcmp(word[i], "random")) {
+				r.source = SOURCE_RANDOM;
+				if (++i == n || parse_u64(word[i++], &r.value))
+					return -1;
+			} else if (parse_u64(word[i++], &r.value)) {
 				return -1;
+			}
 			if (i < n && strcmp(word[i], "count")) {
 				if (parse_u64(word[i++], &r.mask))
 					return -1;
@@ -766,6 +774,7 @@ int parse_override_line(const char *line, struct override_rule *rule)
 	if (r.remove) {
 		r.value = r.mask = 0;
 		r.has_mask = false;
+		r.source = SOURCE_VALUE;
 	}
 	*rule = r;
 	return 0;
@@ -788,8 +797,12 @@ int format_override(const struct override_rule *rule, char *buf, size_t size)
 	if (rule->drop)
 		len = snprintf(buf, size, "0x%" PRIx64 " %u drop%s\n", rule->addr, rule->width,
 			       count);
+	else if (rule->source == SOURCE_FEED)
+		len = snprintf(buf, size, "0x%" PRIx64 " %u = feed%s%s\n", rule->addr,
+			       rule->width, mask, count);
 	else
-		len = snprintf(buf, size, "0x%" PRIx64 " %u = 0x%" PRIx64 "%s%s\n", rule->addr,
-			       rule->width, rule->value, mask, count);
+		len = snprintf(buf, size, "0x%" PRIx64 " %u = %s0x%" PRIx64 "%s%s\n", rule->addr,
+			       rule->width, rule->source == SOURCE_RANDOM ? "random " : "",
+			       rule->value, mask, count);
 	return len < 0 || (size_t)len >= size ? -1 : len;
 }

@@ -68,8 +68,16 @@ int parse_resource_line(const char *line, struct pci_bar *bar);
  */
 #define OVERRIDE_LINE_MAX	96
 #define OVERRIDES_MAX		64	/* rules the kernel keeps */
+/* Where a read rule's value comes from, as the kernel has it. */
+enum override_source {
+	SOURCE_VALUE,			/* "= VALUE [MASK]" */
+	SOURCE_FEED,			/* "= feed [MASK]": the feed file's next value */
+	SOURCE_RANDOM,			/* "= random SEED [MASK]": the seed's sequence */
+};
+
 struct override_rule {
-	uint64_t addr, value, mask;	/* value and mask 0 on a removal */
+	uint64_t addr, value, mask;	/* value and mask 0 on a removal; value: SEED */
+	enum override_source source;
 	unsigned int width;
 	int count;			/* -1: none */
 	bool drop;			/* a write-drop rule, else a read rule */

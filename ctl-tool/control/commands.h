@@ -6,6 +6,9 @@
 #ifndef MMIOCTL_COMMANDS_H
 #define MMIOCTL_COMMANDS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* commands.c: the range set, the tracer, markers, the buffer */
 int cmd_add(int argc, char **argv);
 int cmd_del(int argc, char **argv);
@@ -45,6 +48,10 @@ int cmd_del_override(int argc, char **argv);
 int cmd_del_drop(int argc, char **argv);
 int cmd_clear_overrides(int argc, char **argv);
 int cmd_overrides(int argc, char **argv);
+/* Replace the feed with N values, in one write (fuzz.c). */
+int write_feed(const uint64_t *value, size_t n);
+/* fuzz.c */
+int cmd_fuzz(int argc, char **argv);
 int count_overrides(int *n);
 int clear_overrides_if_any(void);
 

@@ -25,6 +25,9 @@
 #include "control/events.h"
 #include "control/tracer.h"
 
+/* The most values of the kernel's feed. */
+#define FEED_MAX		65536
+
 /* ADDR as the rule commands take it, parsed; BAR-relative is resolved later. */
 struct address {
 	const char *arg;	/* as typed */
@@ -242,6 +245,37 @@ static int check_rule(const struct override_rule *rule, const struct address *wh
 }
 
 /*
+ * VALUE [MASK], feed [MASK] or random SEED [MASK] of an override, from the
+ * arguments after ADDR and WIDTH; *VALUE and *MASK are those typed ("" if
+ * none), for the messages.
+ */
+static int parse_source(int nargs, const char **arg, struct override_rule *rule,
+			const char **value, const char **mask)
+{
+	int first_mask = 3;
+
+	*value = nargs > 2 ? arg[2] : "";
+	if (nargs > 2 && !strcmp(arg[2], "feed")) {
+		rule->source = SOURCE_FEED;
+	} else if (nargs > 2 && !strcmp(arg[2], "random")) {
+		rule->source = SOURCE_RANDOM;
+		if (nargs < 4 || parse_u64(arg[3], &rule->value))
+			return usage_error("random needs a SEED: decimal or 0x hex");
+		first_mask = 4;
+	} else if (nargs > 2 && parse_u64(arg[2], &rule->value)) {
+		return usage_error("invalid value '%s': expected decimal or 0x hex, feed or random SEED",
+				   arg[2]);
+	}
+	if (nargs > first_mask + 1)
+		return usage_error("unexpected argument '%s'", arg[first_mask + 1]);
+	*mask = nargs > first_mask ? arg[first_mask] : "";
+	if (nargs > first_mask && parse_u64(arg[first_mask], &rule->mask))
+		return usage_error("invalid mask '%s': expected decimal or 0x hex", arg[first_mask]);
+	rule->has_mask = nargs > first_mask;
+	return 0;
+}
+
+/*
  * override ADDR WIDTH VALUE [MASK] [--count N], drop ADDR WIDTH [--count N]
  * and del-override, del-drop ADDR WIDTH: every argument checked, then one
  * line written to the overrides file (appended).
@@ -249,8 +283,8 @@ static int check_rule(const struct override_rule *rule, const struct address *wh
 static int write_rule(int argc, char **argv, bool drop, bool remove)
 {
 	struct override_rule rule = { .count = -1, .drop = drop, .remove = remove };
-	const char *arg[4], *count = NULL, *needs;
-	int nargs = 0, want = drop || remove ? 2 : 3, most = drop || remove ? 2 : 4, i, ret;
+	const char *arg[5], *count = NULL, *needs, *value = "", *mask = "";
+	int nargs = 0, want = drop || remove ? 2 : 3, most = drop || remove ? 2 : 5, i, ret;
 	char line[OVERRIDE_LINE_MAX + 2];
 	struct address where;
 
@@ -280,16 +314,14 @@ static int write_rule(int argc, char **argv, bool drop, bool remove)
 		return ret;
 	if (parse_width(arg[1], &rule.width))
 		return usage_error("invalid width '%s': expected 1, 2, 4 or 8", arg[1]);
-	if (nargs > 2 && parse_u64(arg[2], &rule.value))
-		return usage_error("invalid value '%s': expected decimal or 0x hex", arg[2]);
-	if (nargs > 3 && parse_u64(arg[3], &rule.mask))
-		return usage_error("invalid mask '%s': expected decimal or 0x hex", arg[3]);
-	rule.has_mask = nargs > 3;
+	ret = parse_source(nargs, arg, &rule, &value, &mask);
+	if (ret)
+		return ret;
 	if (count && parse_count(count, &rule.count))
 		return usage_error("invalid count '%s': expected 0 to %d", count, INT_MAX);
 	ret = resolve_address(&where, rule.width, &rule.addr);
 	if (!ret)
-		ret = check_rule(&rule, &where, nargs > 2 ? arg[2] : "", nargs > 3 ? arg[3] : "");
+		ret = check_rule(&rule, &where, value, mask);
 	if (ret)
 		return ret;
 	if (format_override(&rule, line, sizeof(line)) < 0) {
@@ -302,8 +334,89 @@ static int write_rule(int argc, char **argv, bool drop, bool remove)
 	return ret;
 }
 
+/* A "feed V V ..." line of a rules file: its values, appended to VALUE. */
+static int parse_feed_line(char *line, uint64_t **value, size_t *n)
+{
+	char *word, *save;
+
+	for (word = strtok_r(line + 4, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
+		uint64_t *more = realloc(*value, (*n + 1) * sizeof(**value));
+
+		if (!more)
+			return -1;
+		*value = more;
+		if (parse_u64(word, &(*value)[(*n)++]))
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * override --from FILE: the rules of FILE replace the set, and its "feed"
+ * lines the feed, as mmioctl fuzz writes a reproducer. Rules in the
+ * kernel's format; '#' starts a comment. Nothing is written unless every
+ * line is right.
+ */
+static int load_rules_file(const char *path)
+{
+	char *line = NULL, *rules = NULL, one[OVERRIDE_LINE_MAX + 2];
+	size_t nrules = 0, nfeed = 0, line_size = 0;
+	uint64_t *feed = NULL;
+	struct override_rule rule;
+	int lineno = 0, ret = 0;
+	FILE *file = strcmp(path, "-") ? fopen(path, "r") : stdin;
+
+	if (!file)
+		return system_error(path);
+	while (!ret && getline(&line, &line_size, file) > 0) {
+		char *text = line + strspn(line, " \t");
+
+		lineno++;
+		text[strcspn(text, "#\n")] = '\0';
+		while (*text && strchr(" \t", text[strlen(text) - 1]))
+			text[strlen(text) - 1] = '\0';
+		if (!*text)
+			continue;
+		if (!strncmp(text, "feed", 4) && (!text[4] || strchr(" \t", text[4]))) {
+			if (parse_feed_line(text, &feed, &nfeed))
+				ret = usage_error("%s:%d: a feed line is \"feed VALUE...\", decimal or 0x hex",
+						  path, lineno);
+			continue;
+		}
+		if (parse_override_line(text, &rule) || rule.remove ||
+		    format_override(&rule, one, sizeof(one)) < 0) {
+			ret = usage_error("%s:%d: not a rule: '%s'", path, lineno, text);
+			break;
+		}
+		rules = realloc(rules, nrules + strlen(one) + 1);
+		if (!rules) {
+			ret = system_error("malloc");
+			break;
+		}
+		strcpy(rules + nrules, one);
+		nrules += strlen(one);
+	}
+	if (file != stdin)
+		fclose(file);
+	free(line);
+	if (!ret && nfeed > FEED_MAX)
+		ret = usage_error("%s: %zu values to feed, at most %d", path, nfeed, FEED_MAX);
+	if (!ret)
+		ret = write_overrides(rules ? rules : "", O_TRUNC);
+	if (!ret)
+		ret = write_feed(feed, nfeed);
+	free(rules);
+	free(feed);
+	return ret;
+}
+
 int cmd_override(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--from")) {
+		if (argc != 3)
+			return usage_error("override --from takes one FILE (- for standard input)");
+		return load_rules_file(argv[2]);
+	}
 	return write_rule(argc, argv, false, false);
 }
 
