@@ -66,7 +66,7 @@ FRAGMENTS := $(if $(filter 1,$(PRODUCTION)),$(PROD_FRAGMENTS), \
 	$(sort $(wildcard kconfig/*.config)) $(if $(SANITIZER),kconfig/sanitize/$(SANITIZER).config))
 GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh initramfs/pci.sh \
 	initramfs/shell.sh initramfs/shellrc docs/mmioctl.1 \
-	bench/guest.sh bench/remap.sh \
+	bench/guest.sh bench/remap.sh $(wildcard fuzz/*) \
 	README.md ctl-tool/mmioctl.bash-completion \
 	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/boot/*.sh bats/harness/fixtures/*)
 

@@ -81,6 +81,7 @@ reset_state() {
 		: > "$MMIOTRACE/ranges"
 		: > "$MMIOTRACE/ports"
 		: > "$MMIOTRACE/overrides"
+		: > "$MMIOTRACE/feed"
 		echo 0 > "$MMIOTRACE/trace_pc"
 		echo 1 > "$MMIOTRACE/trace_isa"
 		echo 0 > "$MMIOTRACE/maps_only"

@@ -65,7 +65,7 @@ chmod 0755 usr/bin/man
 install -m 0644 "$top/README.md" opt/mmio/README.md
 install -D -m 0644 "$top/ctl-tool/mmioctl.bash-completion" \
 	usr/share/bash-completion/completions/mmioctl
-cp -a "$top/bats" "$top/bench" opt/mmio/
+cp -a "$top/bats" "$top/bench" "$top/fuzz" opt/mmio/
 rm -rf opt/mmio/bats/module opt/mmio/bats/tools
 for f in "$@"; do
 	if [ -d "$f" ]; then

@@ -720,7 +720,7 @@ enum override_problem check_override(const struct override_rule *rule)
 int parse_override_line(const char *line, struct override_rule *rule)
 {
 	struct override_rule r = { .count = -1 };
-	char copy[OVERRIDE_LINE_MAX + 2], *word[8], *save;
+	char copy[OVERRIDE_LINE_MAX + 2], *word[10], *save;
 	size_t len = strcspn(line, "\n");
 	int n = 0, i;
 
@@ -729,7 +729,7 @@ int parse_override_line(const char *line, struct override_rule *rule)
 	memcpy(copy, line, len);
 	copy[len] = '\0';
 	for (word[n] = strtok_r(copy, " \t", &save); word[n]; word[n] = strtok_r(NULL, " \t", &save))
-		if (++n == 8)
+		if (++n == 10)
 			return -1;
 	if (n && word[0][0] == '!') {
 		r.remove = true;

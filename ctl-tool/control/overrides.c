@@ -172,17 +172,22 @@ static bool in_traced_mapping(const char *text, uint64_t addr, unsigned int widt
 	return false;
 }
 
+/* Why no access of the rule's address is traced, tracing on, or NULL. */
+static const char *untraced_reason(const struct traced *t, uint64_t addr, unsigned int width)
+{
+	if (t->mappings && !in_traced_mapping(t->mappings, addr, width))
+		return "the range set is empty and no traced mapping holds it";
+	if (!t->mappings && t->ranges[strspn(t->ranges, " \t\n")] &&
+	    !in_ranges(t->ranges, addr, width))
+		return "outside the traced ranges";
+	return NULL;
+}
+
 /* Why the rule cannot act now, in BUF, or NULL if it can. */
 static const char *inert_reason(const struct traced *t, uint64_t addr, unsigned int width,
 				char *buf, size_t size)
 {
-	const char *where = NULL;
-
-	if (t->mappings && !in_traced_mapping(t->mappings, addr, width))
-		where = "the range set is empty and no traced mapping holds it";
-	else if (!t->mappings && t->ranges[strspn(t->ranges, " \t\n")] &&
-		 !in_ranges(t->ranges, addr, width))
-		where = "outside the traced ranges";
+	const char *where = untraced_reason(t, addr, width);
 	if (!t->tracing && where)
 		snprintf(buf, size, "tracing is off, %s", where);
 	else if (!t->tracing)
@@ -211,6 +216,30 @@ static void note_if_untraced(const struct override_rule *rule)
 		fprintf(stderr, "mmioctl: note: the rule at 0x%" PRIx64 " is inert for now: %s\n",
 			rule->addr, reason);
 	free_traced(&t);
+}
+
+/*
+ * A feed or random rule where nothing is traced is refused: a fuzzer's
+ * values would go nowhere, silently. Tracing off is the usual way to set
+ * rules up, and is not a reason.
+ */
+static int refuse_if_untraced(const struct override_rule *rule)
+{
+	const char *where;
+	struct traced t;
+	int ret = 0;
+
+	if (read_traced(&t))
+		return EXIT_REFUSED;
+	t.tracing = true;
+	where = untraced_reason(&t, rule->addr, rule->width);
+	if (where) {
+		fprintf(stderr, "mmioctl: 0x%" PRIx64 ": %s: a %s rule there would never take a value (mmioctl add, add-pci)\n",
+			rule->addr, where, rule->source == SOURCE_FEED ? "feed" : "random");
+		ret = EXIT_REFUSED;
+	}
+	free_traced(&t);
+	return ret;
 }
 
 static const char *bytes(unsigned int n)
@@ -322,6 +351,8 @@ static int write_rule(int argc, char **argv, bool drop, bool remove)
 	ret = resolve_address(&where, rule.width, &rule.addr);
 	if (!ret)
 		ret = check_rule(&rule, &where, value, mask);
+	if (!ret && !remove && !drop && rule.source != SOURCE_VALUE)
+		ret = refuse_if_untraced(&rule);
 	if (ret)
 		return ret;
 	if (format_override(&rule, line, sizeof(line)) < 0) {
