@@ -77,12 +77,12 @@ enum override_source {
 
 struct override_rule {
 	uint64_t addr, value, mask;	/* value and mask 0 on a removal; value: SEED */
-	enum override_source source;
 	unsigned int width;
 	int count;			/* -1: none */
 	bool drop;			/* a write-drop rule, else a read rule */
 	bool has_mask;			/* else the value's every bit */
 	bool remove;
+	enum override_source source;
 };
 int parse_width(const char *str, unsigned int *width);	/* 1, 2, 4 or 8 */
 int parse_count(const char *str, int *count);		/* 0..INT_MAX */

@@ -296,7 +296,7 @@ static int parse_source(int nargs, const char **arg, struct override_rule *rule,
 				   arg[2]);
 	}
 	if (nargs > first_mask + 1)
-		return usage_error("unexpected argument '%s'", arg[first_mask + 1]);
+		return usage_error("override: unexpected argument '%s'", arg[first_mask + 1]);
 	*mask = nargs > first_mask ? arg[first_mask] : "";
 	if (nargs > first_mask && parse_u64(arg[first_mask], &rule->mask))
 		return usage_error("invalid mask '%s': expected decimal or 0x hex", arg[first_mask]);
@@ -394,7 +394,7 @@ static int load_rules_file(const char *path)
 	size_t nrules = 0, nfeed = 0, line_size = 0;
 	uint64_t *feed = NULL;
 	struct override_rule rule;
-	int lineno = 0, ret = 0;
+	int lineno = 0, ret = 0, feed_rules = 0;
 	FILE *file = strcmp(path, "-") ? fopen(path, "r") : stdin;
 
 	if (!file)
@@ -419,6 +419,7 @@ static int load_rules_file(const char *path)
 			ret = usage_error("%s:%d: not a rule: '%s'", path, lineno, text);
 			break;
 		}
+		feed_rules += rule.source == SOURCE_FEED;
 		rules = realloc(rules, nrules + strlen(one) + 1);
 		if (!rules) {
 			ret = system_error("malloc");
@@ -434,7 +435,8 @@ static int load_rules_file(const char *path)
 		ret = usage_error("%s: %zu values to feed, at most %d", path, nfeed, FEED_MAX);
 	if (!ret)
 		ret = write_overrides(rules ? rules : "", O_TRUNC);
-	if (!ret)
+	/* The feed only when a rule takes from it: a kernel may have none. */
+	if (!ret && (nfeed || feed_rules))
 		ret = write_feed(feed, nfeed);
 	free(rules);
 	free(feed);

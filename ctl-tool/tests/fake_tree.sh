@@ -14,6 +14,7 @@ make_tree() { # a fresh fake root in $root
 	: > "$ctl/ranges"
 	: > "$ctl/ports"
 	: > "$ctl/overrides"
+	: > "$ctl/feed"
 	echo 0 > "$ctl/trace_pc"
 	echo 1 > "$ctl/trace_isa"
 	echo 0 > "$ctl/maps_only"

@@ -59,6 +59,28 @@ check_exact "drop writes a write-drop rule" 0 "" -- drop 0xfea00004 4
 check_exact "drop --count" 0 "" -- drop 0xfea00008 2 --count 1
 expect "drop appended both" holds "$ctl/overrides" $'0xfea00004 4 drop\n0xfea00008 2 drop count 1\n'
 
+# feed and random, and override --from: the rules replace the set, the
+# feed line is the feed, little-endian u64s in one write.
+make_tree
+check_exact "override takes feed and a mask" 0 "" -- override 0x1000 4 feed 0xff00
+check_exact "override takes random SEED, a count" 0 "" -- override 0x1004 2 random 9 --count 3
+expect "feed and random written as the kernel reads them" holds "$ctl/overrides" \
+	$'0x1000 4 = feed 0xff00\n0x1004 2 = random 0x9 count 3\n'
+printf '%s\n' "# a reproducer" "0x2000 4 = 0x4d4d494f count 1  # magic" "" "0x2004 1 = feed" \
+	"feed 0x5 6" "feed 0x100000000" > "$work/rules"
+check_exact "override --from loads a file" 0 "" -- override --from "$work/rules"
+expect "override --from replaced the set" holds "$ctl/overrides" \
+	$'0x2000 4 = 0x4d4d494f count 1\n0x2004 1 = feed\n'
+expect "override --from wrote the feed" same "$(od -An -v -tx1 "$ctl/feed" | tr -s ' \n' ' ')" \
+	" 05 00 00 00 00 00 00 00 06 00 00 00 00 00 00 00 00 00 00 00 01 00 00 00 "
+printf '%s\n' "0x2000 4 = 0x1" "0x2002 4 = 0x1" > "$work/rules"
+refused "override --from names a bad line" 2 "$work/rules:2: not a rule: '0x2002 4 = 0x1'" \
+	-- override --from "$work/rules"
+refused "override --from takes one file" 2 "override --from takes one FILE (- for standard input)" \
+	-- override --from "$work/rules" extra
+refused "override --from a missing file" 1 "mmioctl: $work/nothing: No such file or directory" \
+	-- override --from "$work/nothing"
+
 # BAR-relative addresses, from the fake sysfs (edu BAR0 at 0xfea00000, 1 MiB).
 make_tree
 check_exact "override BDF:BAR+OFFSET resolves the BAR's start" 0 "" \
@@ -86,9 +108,7 @@ expect "clear-overrides truncated the file" holds "$ctl/overrides" ""
 # Bad input: the message, the status, and nothing written.
 make_tree
 printf '0x1000 4 drop\n' > "$ctl/overrides"
-refused "a missing VALUE is the command's usage" 2 \
-	"usage: mmioctl override ADDR WIDTH VALUE [MASK] [--count N]
-  traced reads at ADDR (or BDF:BAR+OFFSET) return VALUE" -- override 0x1000 4
+refused "a missing VALUE" 2 "override needs ADDR WIDTH VALUE" -- override 0x1000 4
 refused "--count does not stand for VALUE" 2 "override needs ADDR WIDTH VALUE" \
 	-- override 0x1000 4 --count 2
 refused "a fifth argument" 2 "override: unexpected argument '3'" -- override 0x1000 4 1 2 3
@@ -107,8 +127,11 @@ refused "a BAR address with BAR 6" 2 \
 refused "width 3" 2 "invalid width '3': expected 1, 2, 4 or 8" -- override 0x1000 3 1
 refused "width 16" 2 "invalid width '16': expected 1, 2, 4 or 8" -- drop 0x1000 16
 refused "width 0" 2 "invalid width '0': expected 1, 2, 4 or 8" -- del-override 0x1000 0
-refused "an invalid value" 2 "invalid value 'on': expected decimal or 0x hex" -- override 0x1000 4 on
-refused "a negative value" 2 "invalid value '-1': expected decimal or 0x hex" -- override 0x1000 4 -1
+refused "an invalid value" 2 "invalid value 'on': expected decimal or 0x hex, feed or random SEED" -- override 0x1000 4 on
+refused "a negative value" 2 "invalid value '-1': expected decimal or 0x hex, feed or random SEED" -- override 0x1000 4 -1
+refused "random without a SEED" 2 "random needs a SEED: decimal or 0x hex" -- override 0x1000 4 random
+refused "random with a bad SEED" 2 "random needs a SEED: decimal or 0x hex" -- override 0x1000 4 random x
+refused "feed, a mask and more" 2 "override: unexpected argument '7'" -- override 0x1000 4 feed 0xff 7
 refused "an invalid mask" 2 "invalid mask '0xz': expected decimal or 0x hex" -- override 0x1000 4 1 0xz
 refused "a value wider than 1 byte" 2 "value '0x100' does not fit in 1 byte" -- override 0x1000 1 0x100
 refused "a value wider than 4 bytes" 2 "value '4294967296' does not fit in 4 bytes" \

@@ -124,6 +124,7 @@ static void override_ok(const char *in, struct override_rule want, const char *f
 	report(!parse_override_line(in, &r) && r.addr == want.addr && r.width == want.width &&
 	       r.value == want.value && r.mask == want.mask && r.has_mask == want.has_mask &&
 	       r.count == want.count && r.drop == want.drop && r.remove == want.remove &&
+	       r.source == want.source &&
 	       format_override(&r, line, sizeof(line)) > 0 && !strcmp(line, formatted),
 	       "override line accepted", in);
 }
@@ -331,31 +332,55 @@ int main(void)
 
 	/* The kernel's lines, and what the write side may add. */
 	override_ok("0xfea00000 4 = 0x1 0xffffffff",
-		    (struct override_rule){ 0xfea00000, 1, 0xffffffff, 4, -1, false, true, false },
+		    (struct override_rule){ 0xfea00000, 1, 0xffffffff, 4, -1, false, true, false, SOURCE_VALUE },
 		    "0xfea00000 4 = 0x1 0xffffffff\n");
 	override_ok("0xfea0001c 4 = 0x0 0x1 count 3\n",
-		    (struct override_rule){ 0xfea0001c, 0, 1, 4, 3, false, true, false },
+		    (struct override_rule){ 0xfea0001c, 0, 1, 4, 3, false, true, false, SOURCE_VALUE },
 		    "0xfea0001c 4 = 0x0 0x1 count 3\n");
 	override_ok("0xfea00004 2 drop",
-		    (struct override_rule){ 0xfea00004, 0, 0, 2, -1, true, false, false },
+		    (struct override_rule){ 0xfea00004, 0, 0, 2, -1, true, false, false, SOURCE_VALUE },
 		    "0xfea00004 2 drop\n");
 	override_ok("0xfea00008 8 drop count 0",
-		    (struct override_rule){ 0xfea00008, 0, 0, 8, 0, true, false, false },
+		    (struct override_rule){ 0xfea00008, 0, 0, 8, 0, true, false, false, SOURCE_VALUE },
 		    "0xfea00008 8 drop count 0\n");
 	override_ok("4096\t1 =  255",
-		    (struct override_rule){ 4096, 255, 0, 1, -1, false, false, false },
+		    (struct override_rule){ 4096, 255, 0, 1, -1, false, false, false, SOURCE_VALUE },
 		    "0x1000 1 = 0xff\n");
 	override_ok("0xfffffffffffffff8 8 = 0xffffffffffffffff 0x8000000000000000 count 2147483647",
 		    (struct override_rule){ 0xfffffffffffffff8ULL, UINT64_MAX, 1ULL << 63, 8,
-					    2147483647, false, true, false },
+					    2147483647, false, true, false, SOURCE_VALUE },
 		    "0xfffffffffffffff8 8 = 0xffffffffffffffff 0x8000000000000000 count 2147483647\n");
 	override_ok("!0x1000 4 =",
-		    (struct override_rule){ 0x1000, 0, 0, 4, -1, false, false, true }, "!0x1000 4 =\n");
+		    (struct override_rule){ 0x1000, 0, 0, 4, -1, false, false, true, SOURCE_VALUE }, "!0x1000 4 =\n");
 	override_ok("!0x1000 4 = 0x5 0xf",
-		    (struct override_rule){ 0x1000, 0, 0, 4, -1, false, false, true }, "!0x1000 4 =\n");
+		    (struct override_rule){ 0x1000, 0, 0, 4, -1, false, false, true, SOURCE_VALUE }, "!0x1000 4 =\n");
 	override_ok("!0x1000 4 drop",
-		    (struct override_rule){ 0x1000, 0, 0, 4, -1, true, false, true },
+		    (struct override_rule){ 0x1000, 0, 0, 4, -1, true, false, true, SOURCE_VALUE },
 		    "!0x1000 4 drop\n");
+	/* Values from the feed or a seed's sequence. */
+	override_ok("0xfea00000 4 = feed 0xffffffff",
+		    (struct override_rule){ 0xfea00000, 0, 0xffffffff, 4, -1, false, true, false,
+					    SOURCE_FEED },
+		    "0xfea00000 4 = feed 0xffffffff\n");
+	override_ok("0xfea00000 4 = feed count 2",
+		    (struct override_rule){ 0xfea00000, 0, 0, 4, 2, false, false, false, SOURCE_FEED },
+		    "0xfea00000 4 = feed count 2\n");
+	override_ok("0xfea00004 4 = random 0x9 0xffffffff count 2",
+		    (struct override_rule){ 0xfea00004, 9, 0xffffffff, 4, 2, false, true, false,
+					    SOURCE_RANDOM },
+		    "0xfea00004 4 = random 0x9 0xffffffff count 2\n");
+	override_ok("0x1000 1 = random 0xffffffffffffffff",
+		    (struct override_rule){ 0x1000, UINT64_MAX, 0, 1, -1, false, false, false,
+					    SOURCE_RANDOM },
+		    "0x1000 1 = random 0xffffffffffffffff\n");
+	override_ok("!0x1000 4 = feed",
+		    (struct override_rule){ 0x1000, 0, 0, 4, -1, false, false, true, SOURCE_VALUE }, "!0x1000 4 =\n");
+	override_bad("0x1000 4 = random");		/* no SEED */
+	override_bad("0x1000 4 = random count 1");	/* no SEED */
+	override_bad("0x1000 4 = feed 0x100000000");	/* mask too wide */
+	override_bad("0x1000 4 = feed 0");		/* empty mask */
+	override_bad("0x1000 4 drop feed");
+	override_bad("0x1000 4 = feed feed");
 	override_bad("");
 	override_bad("0x1000 4");
 	override_bad("0x1000 4 =");			/* no VALUE */
