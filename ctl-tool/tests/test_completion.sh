@@ -51,6 +51,8 @@ completes de -- del del-port del-override del-drop decode
 completes ov -- override overrides
 completes cl -- clear clear-ports clear-overrides
 completes override 0x1000 4 1 - -- --count --help
+completes override - -- --count --from --help
+completes fuzz --s -- --seed --stop-on-crash
 completes drop 0x1000 4 --count "" --
 completes drop --c -- --count
 completes di -- diff
