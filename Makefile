@@ -3,8 +3,9 @@
 # kernel. Main entry points: make demo, make check (see README.md).
 
 # SANITIZE: 0 (none), 1 or kasan (a KASAN/UBSAN kernel), kcsan (a KCSAN
-# kernel), each with its own build, module and image (FLAVOUR: -kasan,
-# -kcsan). Under TCG a sanitizer kernel is slow enough for RCU's 21 s stall
+# kernel), fuzz (KASAN/UBSAN and kcov on every object: make fuzz DRIVER=),
+# each with its own build, module and image (FLAVOUR: -kasan, -kcsan,
+# -fuzz). Under TCG a sanitizer kernel is slow enough for RCU's 21 s stall
 # heuristics to fire while a CPU-bound test starves the grace-period thread
 # on the one CPU mmiotrace leaves online; it gets 300 s (real stalls still
 # report). KASAN runs about 5x slower than the normal guest: every timeout
@@ -17,7 +18,7 @@
 # besides the debug kernel and make deb packages by default; FLAVOUR -prod.
 SANITIZE   ?= 0
 PRODUCTION ?= 0
-$(if $(filter-out 0 1 kasan kcsan,$(SANITIZE)),$(error SANITIZE must be 0, 1 (or kasan) or kcsan, not '$(SANITIZE)'))
+$(if $(filter-out 0 1 kasan kcsan fuzz,$(SANITIZE)),$(error SANITIZE must be 0, 1 (or kasan), kcsan or fuzz, not '$(SANITIZE)'))
 $(if $(filter-out 0 1,$(PRODUCTION)),$(error PRODUCTION must be 0 or 1, not '$(PRODUCTION)'))
 $(if $(filter-out 0,$(SANITIZE)),$(if $(filter 1,$(PRODUCTION)),$(error PRODUCTION=1 has no sanitizer)))
 SANITIZER  := $(patsubst 1,kasan,$(filter-out 0,$(SANITIZE)))
@@ -70,7 +71,7 @@ GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh initramfs/pci
 	README.md ctl-tool/mmioctl.bash-completion \
 	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/boot/*.sh bats/harness/fixtures/*)
 
-.PHONY: all deps kernel image check check-quick stress fuzz demo shell deb check-deb bench bench-decode \
+.PHONY: all deps kernel image check check-quick stress fuzz fuzz-campaign fuzz-parsers demo shell deb check-deb bench bench-decode \
 	series-check refresh-patches help clean
 all: image
 
@@ -318,7 +319,24 @@ $(FUZZERS): $(wildcard ctl-tool/fuzz/*.c) $(CTL_SOURCES)
 	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/ctl-tool fuzz
 
 # The corpora in the repository stay small: new finds go to build/.
-fuzz: $(FUZZERS)
+# make fuzz DRIVER=NAME [TIME=10m]: a campaign of mmioctl fuzz on the probe
+# of an in-tree driver (e1000, nvme; fuzztarget, the test module's planted
+# bug), on the fuzz kernel (SANITIZE=fuzz: KASAN, kcov everywhere; its own
+# build), the guest restarted whenever it dies until TIME (s, m or h) is
+# spent; everything in build/fuzz-NAME (fuzz/campaign.sh). Without
+# DRIVER: libFuzzer on mmioctl's parsers, FUZZ_SECONDS each.
+DRIVER ?=
+TIME   ?= 10m
+ifneq ($(DRIVER),)
+fuzz:
+	@$(MAKE) --no-print-directory fuzz-campaign SANITIZE=fuzz
+else
+fuzz: fuzz-parsers
+endif
+fuzz-campaign: $(KERNEL) $(IMAGE)
+	@fuzz/campaign.sh $(KERNEL) $(IMAGE) $(BUILD)/fuzz-$(DRIVER) $(DRIVER) $(TIME)
+
+fuzz-parsers: $(FUZZERS)
 	@for f in parse map; do \
 		corpus=ctl-tool/fuzz/corpus$$( [ $$f = parse ] || echo -$$f ); \
 		rm -rf $(BUILD)/fuzz-corpus-$$f && mkdir -p $(BUILD)/fuzz-corpus-$$f; \
@@ -483,6 +501,7 @@ help:
 	@echo "  BOOTS='guest capture' BATS='ranges.bats ...' TESTS=REGEX RERUN=1 CHECK_JOBS=N  narrow or force it"
 	@echo "make stress          check plus fuzzing and timed stress (SANITIZE=1 too)"
 	@echo "  SANITIZE=kcsan: all of it on the KCSAN kernel; STRESS_SANITIZE='kasan kcsan' both after"
+	@echo "make fuzz DRIVER=e1000 [TIME=10m]  fuzz a driver's probe with mmioctl fuzz (KASAN, kcov kernel)"
 	@echo "make bench [STOCK=1] timings in the guest, optionally against stock 6.12"
 	@echo "make bench-decode    mmioctl decode/stat against awk on a generated trace"
 	@echo "make kernel | image  the patched guest kernel, the guest initramfs"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Boot the test kernel with the guest image in QEMU and run one command in it.
 # usage: run-qemu.sh [-t SECONDS] [-a auto|kvm|tcg] [-k KERNEL_ARGS] [-c CPUS] [-T]
-#                    [-R] [-x QEMU_ARGS] [-d DEVICES] [-i] KERNEL IMAGE OUTDIR COMMAND
+#                    [-R] [-x QEMU_ARGS] [-d DEVICES] [-f FILE] [-i] KERNEL IMAGE OUTDIR COMMAND
 # Writes OUTDIR/console.log (kernel messages), OUTDIR/output.log (the
 # command's output), OUTDIR/oracle.log (what the guest writes to
 # /dev/ttyS2, for the device oracle) and OUTDIR/status, and exits with the
@@ -11,6 +11,7 @@
 # its RAM): the boots go on, logging to the same files, until one powers
 # off at the end of COMMAND. -x adds QEMU arguments (devices); -d names the
 # test devices to give the guest (default: "edu vga ivshmem e1000 nvme").
+# -f puts FILE in the guest's / (make fuzz's journal; may be repeated).
 # -i (make shell): no COMMAND, an interactive shell on this terminal, which
 # is the guest's console too (quiet: warnings and worse). ACCEL=auto
 # (default) probes KVM once, caching the answer next to OUTDIR.
@@ -19,7 +20,8 @@ set -eu
 timeout_s=${TIMEOUT:-600} accel=${ACCEL:-auto} extra_args="" cpus=2 qemu_trace=0
 reboot_args=(-no-reboot) extra_qemu=() end_arg="" interactive=0
 wanted_devices="edu vga ivshmem e1000 nvme"
-while getopts t:a:k:c:TRx:d:i opt; do
+extra_files=()
+while getopts t:a:k:c:TRx:d:f:i opt; do
 	case $opt in
 	t) timeout_s=$OPTARG ;;
 	a) accel=$OPTARG ;;
@@ -29,13 +31,14 @@ while getopts t:a:k:c:TRx:d:i opt; do
 	R) reboot_args=() end_arg=mmio_end=poweroff ;;
 	x) read -r -a extra_qemu <<< "$OPTARG" ;;
 	d) wanted_devices=$OPTARG ;;
+	f) extra_files+=("$OPTARG") ;;
 	i) interactive=1 ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 4 ] || [ "$interactive$#" = 13 ] ||
-	{ echo "usage: $0 [-t S] [-a ACCEL] [-k ARGS] [-c CPUS] [-T] [-R] [-x QEMU_ARGS] [-d DEVICES] [-i] KERNEL IMAGE OUTDIR COMMAND" >&2; exit 2; }
+	{ echo "usage: $0 [-t S] [-a ACCEL] [-k ARGS] [-c CPUS] [-T] [-R] [-x QEMU_ARGS] [-d DEVICES] [-f FILE] [-i] KERNEL IMAGE OUTDIR COMMAND" >&2; exit 2; }
 kernel=$1 image=$2 outdir=$3 command=${4:-}
 self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 
@@ -62,7 +65,10 @@ esac
 rm -rf "$outdir"
 mkdir -p "$outdir/cmd"
 printf '%s\n' "$command" > "$outdir/cmd/run-command"
-(cd "$outdir/cmd" && echo run-command | cpio -o -H newc --owner=0:0 --quiet) > "$outdir/cmd.cpio"
+for file in ${extra_files[@]+"${extra_files[@]}"}; do
+	cp "$file" "$outdir/cmd/"
+done
+(cd "$outdir/cmd" && ls | cpio -o -H newc --owner=0:0 --quiet) > "$outdir/cmd.cpio"
 # The kernel looks for an appended uncompressed archive only at a 4-byte
 # aligned offset; zeros in between are skipped.
 pad=$(( (4 - $(stat -c %s "$image") % 4) % 4 ))

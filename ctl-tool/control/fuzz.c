@@ -56,6 +56,7 @@
 #define MAX_HINTS	256
 #define MAX_DICT	256
 #define HANG_SECONDS	60
+#define EXIT_HANG	3		/* a bind never returned: restart the machine */
 
 /* A register the driver reads: a rule of its own, "= feed". */
 struct key {
@@ -932,7 +933,8 @@ static int take_current(struct fuzzer *f)
 
 /* --- the loop --- */
 
-static int add_entry(struct fuzzer *f, const struct input *in, FILE *log)
+/* Add IN to the corpus, with its hints; SAVE: as the corpus file of its number. */
+static int add_entry(struct fuzzer *f, const struct input *in, bool save)
 {
 	struct entry *e;
 	struct outcome *o;
@@ -948,7 +950,7 @@ static int add_entry(struct fuzzer *f, const struct input *in, FILE *log)
 	e->nhints = 0;
 	/* Once more collecting comparisons: what it reads now, with every rule. */
 	if (f->coverage) {
-		ret = execute(f, in, KCOV_TRACE_CMP, o, log);
+		ret = execute(f, in, KCOV_TRACE_CMP, o, NULL);
 		if (!ret) {
 			if (o->seen.n >= in->n)
 				e->in = o->seen;
@@ -956,11 +958,60 @@ static int add_entry(struct fuzzer *f, const struct input *in, FILE *log)
 		}
 	}
 	free(o);
+	if (ret || !save)
+		return ret;
 	snprintf(name, sizeof(name), "corpus/%u", f->ncorpus);
 	text = format_input(f, &e->in);
-	if (!ret)
-		ret = text ? save_file(f, name, text) : system_error("malloc");
+	ret = text ? save_file(f, name, text) : system_error("malloc");
 	free(text);
+	return ret;
+}
+
+/*
+ * What an earlier run left in the state directory: its crashes, numbered
+ * on from, each title known so that it is not kept again; its corpus
+ * (*RESUMED: how many), joining this one as it is.
+ */
+static int resume(struct fuzzer *f, unsigned int *resumed)
+{
+	char path[PATH_MAX], line[512];
+	struct input *in;
+	unsigned int n;
+	FILE *file;
+	int ret = 0;
+
+	for (n = 1;; n++) {
+		snprintf(path, sizeof(path), "%s/crash-%u.input", f->dir, n);
+		if (access(path, F_OK))
+			break;
+		f->crashes = n;
+		snprintf(path, sizeof(path), "%s/crash-%u.txt", f->dir, n);
+		/* "# mmioctl fuzz: DRIVER on BDF: TITLE" */
+		file = fopen(path, "r");
+		if (file && fgets(line, sizeof(line), file)) {
+			const char *on = strstr(line, " on "), *title = on ? strstr(on, ": ") : NULL;
+
+			line[strcspn(line, "\n")] = '\0';
+			if (title)
+				snprintf(f->titles[(n - 1) % 32], sizeof(f->titles[0]), "%s",
+					 title + 2);
+		}
+		if (file)
+			fclose(file);
+	}
+	in = malloc(sizeof(*in));
+	if (!in)
+		return system_error("malloc");
+	for (n = 1, *resumed = 0; !ret; n++) {
+		snprintf(path, sizeof(path), "%s/corpus/%u", f->dir, n);
+		if (access(path, F_OK))
+			break;
+		ret = load_input(f, path, in);
+		if (!ret && !(ret = write_rules(f)))
+			ret = add_entry(f, in, false);
+		*resumed += !ret;
+	}
+	free(in);
 	return ret;
 }
 
@@ -1006,12 +1057,13 @@ static int campaign(struct fuzzer *f, const struct fuzz_options *opt)
 			struct input seen = o->seen;
 
 			ret = keep_crash(f, o->seen.n >= child->n ? &seen : child, o->crash, log_text);
+			/* The kernel is stuck in the bind: the guest must start again. */
 			if (!ret && !strncmp(o->crash, "hang", 4))
-				break;
+				ret = EXIT_HANG;
 			if (opt->stop_on_crash)
 				break;
 		} else if (f->coverage && (o->new_cover || o->new_keys)) {
-			ret = add_entry(f, o->seen.n >= child->n ? &o->seen : child, NULL);
+			ret = add_entry(f, o->seen.n >= child->n ? &o->seen : child, true);
 		}
 		if (now() - last >= 10) {
 			progress(f, start);
@@ -1079,6 +1131,7 @@ int cmd_fuzz(int argc, char **argv)
 	struct fuzzer *f = &fz;
 	struct fuzz_options opt = { 0 };
 	char bdf[32], corpus[PATH_MAX];
+	unsigned int resumed = 0;
 	struct input *seed;
 	int ret;
 
@@ -1102,13 +1155,15 @@ int cmd_fuzz(int argc, char **argv)
 	}
 	ret = setup(f);
 	if (!ret)
+		ret = resume(f, &resumed);
+	if (!ret)
 		ret = take_current(f);
 	seed = malloc(sizeof(*seed));
 	if (!seed)
 		return system_error("malloc");
-	if (!ret && opt.seed_file)
+	if (!ret && opt.seed_file && !resumed)
 		ret = load_input(f, opt.seed_file, seed);
-	if (!ret && !opt.seed_file) {
+	if (!ret && !opt.seed_file && !resumed) {
 		/* No corpus: what a clean probe reads, recorded. */
 		struct outcome *o = malloc(sizeof(*o));
 
@@ -1124,12 +1179,13 @@ int cmd_fuzz(int argc, char **argv)
 	}
 	if (!ret)
 		ret = write_rules(f);
-	if (!ret)
-		ret = add_entry(f, seed, NULL);
+	if (!ret && !resumed)
+		ret = add_entry(f, seed, true);
 	free(seed);
 	if (!ret) {
-		printf("fuzz: %s on %s, %u registers, seed input of %zu reads, coverage %s\n", f->driver,
-		       f->bdf, f->nkeys, f->corpus[0].in.n, f->coverage ? "on" : "off");
+		printf("fuzz: %s on %s, %u registers, %s %zu reads, coverage %s\n", f->driver,
+		       f->bdf, f->nkeys, resumed ? "corpus resumed, its first input of" :
+		       "seed input of", f->corpus[0].in.n, f->coverage ? "on" : "off");
 		ret = campaign(f, &opt);
 	}
 	if (f->trace >= 0)
