@@ -121,7 +121,12 @@ R 4 $ID $(hex EDU) 0x10000ed 0x0 0" "$(strip_timestamps < "$TRACING/trace" | gre
 	tracer_on
 	echo "$(hex EDU) 4 = random 7" > "$MMIOTRACE/overrides"
 	assert_eq "overrides" "$(hex EDU) 4 = random 0x7 0xffffffff" "$(cat "$MMIOTRACE/overrides")"
-	assert_eq "values" "0x59320dd7 0xf43c661c 0xbab12a02" "$(read_edu 0 0 0)"
+	assert_eq "values" "0x59320dd7" "$(read_edu 0)"
+	# Another rule added (>>) leaves the sequence where it was.
+	echo "$(hex EDU+4) 4 = 0x1" >> "$MMIOTRACE/overrides"
+	assert_eq "values" "0xf43c661c 0xbab12a02" "$(read_edu 0 0)"
+	echo "!$(hex EDU) 4 = random" >> "$MMIOTRACE/overrides"
+	assert_eq "overrides" "$(hex EDU+4) 4 = 0x1 0xffffffff" "$(cat "$MMIOTRACE/overrides")"
 	echo "$(hex EDU) 4 = random 7 0xff count 2" > "$MMIOTRACE/overrides"
 	# The mask's bits from the sequence, the others from the device, for
 	# two reads; the third is the device's.
@@ -144,10 +149,20 @@ R 4 $ID $(hex EDU) 0x10000ed 0x0 0" "$(strip_timestamps < "$TRACING/trace" | gre
 	assert_eq "status" 1 "$status"
 	assert_eq "errno" EINVAL "$(errno_of "$output")"
 	assert_feed 1 0 0
-	run bash -c 'exec 3> "$1"; printf "\x01\x00\x00\x00\x00\x00\x00\x00" >&3 &&
-		printf "\x02\x00\x00\x00\x00\x00\x00\x00" >&3' sh "$MMIOTRACE/feed"
+	# Two writes of one open: the second is refused, the first stays.
+	run bash -c 'exec 3>> "$1"; printf "\x07\x00\x00\x00\x00\x00\x00\x00" >&3 &&
+		printf "\x08\x00\x00\x00\x00\x00\x00\x00" >&3' sh "$MMIOTRACE/feed"
 	assert_eq "errno" EINVAL "$(errno_of "$output")"
 	assert_feed 1 0 0
+	# An open is for reading or for writing.
+	run bash -c 'exec 3<> "$1"' sh "$MMIOTRACE/feed"
+	assert_eq "errno" EINVAL "$(errno_of "$output")"
+	touch_dev map edu
+	tracer_on
+	echo "$(hex EDU) 4 = feed" > "$MMIOTRACE/overrides"
+	assert_eq "the value the first write left" 0x7 "$(read_edu 0)"
+	tracer_off
+	echo "$(hex EDU) 4 = 0x5" > "$MMIOTRACE/overrides"
 	local drop_line="$(hex EDU) 4 drop feed" random_line="$(hex EDU) 4 = random"
 	local wide_line="$(hex EDU) 4 = feed 0x100000000"
 	assert_eq "error_log" "mmiotrace:overrides: error: Values are for reads: a write rule is drop
@@ -177,21 +192,27 @@ $(caret 0)" "$(sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$TRACING/error_log")"
 	tracer_on
 	echo "$(hex EDU) 4 = feed" > "$MMIOTRACE/overrides"
 	local a b i writer_a writer_b
-	a=$(feed_escape 0x11111111 0x11111111 0x11111111 0x11111111)
-	b=$(feed_escape 0x22222222 0x22222222 0x22222222 0x22222222)
+	a=$(feed_escape 0x11110000 0x11110001 0x11110002 0x11110003)
+	b=$(feed_escape 0x22220000 0x22220001 0x22220002 0x22220003)
 	for i in $(seq 100); do onewrite -t "$MMIOTRACE/feed" "$a"; done &
 	writer_a=$!
 	for i in $(seq 100); do onewrite -t "$MMIOTRACE/feed" "$b"; done &
 	writer_b=$!
-	local values=() mixed=0 v
+	local values=() mixed=0 fed=0 v
 	for i in $(seq 60); do
 		values+=("$(read_edu 0)")
 	done
 	wait "$writer_a" "$writer_b"
+	# A value is a slot of one writer's feed, or the device's (dry).
 	for v in "${values[@]}"; do
-		case $v in 0x11111111|0x22222222|0x10000ed) ;; *) mixed=$((mixed + 1)) ;; esac
+		case $v in
+		0x1111000[0-3] | 0x2222000[0-3]) fed=$((fed + 1)) ;;
+		0x10000ed) ;;
+		*) mixed=$((mixed + 1)) ;;
+		esac
 	done
 	assert_eq "reads with a value of neither feed nor the device" 0 "$mixed"
+	[ "$fed" -gt 0 ] || { echo "no read took a fed value"; return 1; }
 	assert_eq "feed" "values 4" "$(head -n 1 "$MMIOTRACE/feed")"
 }
 
@@ -262,8 +283,12 @@ $(hex EDU+0x44) 4 = 0x46555a5a count 1" "$(grep -v '^#' "$FUZZ_DIR/crash-1.txt")
 	run mmioctl fuzz --seed 1 --runs 300 --no-coverage -o "$FUZZ_DIR" fuzztarget "$EDU_BDF"
 	echo "$output"
 	assert_eq "status" 0 "$status"
-	assert_eq "summary" "300 execs crashes 0" \
-		"$(echo "$output" | tail -n 1 | sed -E 's/^fuzz: ([0-9]+) execs in .* crashes ([0-9]+)$/\1 execs crashes \2/')"
+	# Fed, all of it: the two registers of the probe's clean path and
+	# more, yet neither magic value came up.
+	assert_eq "summary" "300 execs registers 2 crashes 0" \
+		"$(echo "$output" | tail -n 1 |
+			sed -E 's/^fuzz: ([0-9]+) execs in .* registers ([0-9]+), crashes ([0-9]+)$/\1 execs registers \2 crashes \3/')"
+	[ "$(stat_of overridden)" -gt 100 ] || { echo "overridden $(stat_of overridden)"; return 1; }
 	assert_eq "planted reports" 0 "$(planted_reports)"
 }
 
@@ -279,7 +304,11 @@ $(hex EDU+0x44) 4 = 0x46555a5a count 1" "$(grep -v '^#' "$FUZZ_DIR/crash-1.txt")
 	assert_eq "kept input" "0+0x40 4 0x4d4d494f
 0+0x44 4 0x0" "$(cat "$FUZZ_DIR/crash-1.input")"
 	[ ! -e "$FUZZ_DIR/current" ]
-	# Every file of the state is in the journal, as it was last written.
+	# Every file of the state is in the journal, as it was last written,
+	# and a record cut short by a death is dropped, not the next one.
+	printf '@@FILE current 40\n0+0x40 4 0x1\n' >> /tmp/fuzz-journal
+	printf '@@FILE crash-9.input 13\n0+0x0 4 0x1\n@@END\n' >> /tmp/fuzz-journal
+	echo "0+0x0 4 0x1" > "$FUZZ_DIR/crash-9.input"
 	rm -rf /tmp/fuzz-rebuilt
 	/opt/mmio/fuzz/journal.sh /tmp/fuzz-journal /tmp/fuzz-rebuilt
 	run diff -r "$FUZZ_DIR" /tmp/fuzz-rebuilt
@@ -294,6 +323,7 @@ $(hex EDU+0x44) 4 = 0x46555a5a count 1" "$(grep -v '^#' "$FUZZ_DIR/crash-1.txt")
 	load_fuzztarget
 	run mmioctl fuzz fuzztarget 0000:00:1f.7
 	assert_eq "status" 1 "$status"
+	assert_eq "output" "mmioctl: /sys/bus/pci/devices/0000:00:1f.7/resource: No such file or directory" "$output"
 	printf '%s\n' "0+0x0 4 0x1" "7+0x0 4 0x1" > /tmp/fuzz-seed.txt
 	run mmioctl fuzz --corpus /tmp/fuzz-seed.txt -o "$FUZZ_DIR" fuzztarget "$EDU_BDF"
 	assert_eq "status" 2 "$status"

@@ -747,8 +747,9 @@ int parse_override_line(const char *line, struct override_rule *rule)
 				r.source = SOURCE_FEED;
 				i++;
 			} else if (!strcmp(word[i], "random")) {
+				/* A removal names only the kind: no SEED needed. */
 				r.source = SOURCE_RANDOM;
-				if (++i == n || parse_u64(word[i++], &r.value))
+				if (++i == n ? !r.remove : parse_u64(word[i++], &r.value))
 					return -1;
 			} else if (parse_u64(word[i++], &r.value)) {
 				return -1;

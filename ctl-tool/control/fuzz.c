@@ -18,12 +18,14 @@
  * that a guest that died can be restarted from it: the input in flight
  * ("current") is the one that killed it.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +91,7 @@ struct outcome {
 	unsigned int ruled;		/* registers with a rule as it ran */
 	unsigned int new_keys;
 	bool new_cover;
+	bool stuck;			/* the bind hung or its task died */
 	char crash[256];		/* the first line of a report, or "" */
 };
 
@@ -101,6 +104,7 @@ struct fuzzer {
 	uint64_t text_start, text_end;	/* the driver's module; 0, 0: anywhere */
 	bool coverage;			/* --no-coverage: random values only */
 	bool enabled;			/* we enabled the device */
+	char bound_to[64];		/* its driver before, "" if none */
 	int kcov, kmsg, trace, journal;
 	uint64_t *area;
 	unsigned char cover[COVER_BITS / 8];
@@ -243,13 +247,13 @@ static int load_input(struct fuzzer *f, const char *path, struct input *in)
 		return system_error(path);
 	in->n = 0;
 	while (fgets(line, sizeof(line), file)) {
-		char b[16], o[32], w[8], v[32];
+		char b[2], o[32], w[8], v[32];
 
 		lineno++;
 		line[strcspn(line, "\n")] = '\0';
 		if (!line[0] || line[0] == '#')
 			continue;
-		if (sscanf(line, "%15[0-5]+%31s %7s %31s", b, o, w, v) == 4) {
+		if (sscanf(line, "%1[0-5]+%31s %7s %31s", b, o, w, v) == 4) {
 			bar = b[0] - '0';
 			if (parse_u64(o, &offset) || parse_width(w, &width) || parse_u64(v, &value) ||
 			    !f->bar[bar].len || offset > f->bar[bar].len - width)
@@ -310,18 +314,24 @@ int write_feed(const uint64_t *value, size_t n)
 	return close(fd) ? system_error(path) : 0;
 }
 
-/* The lines the kernel logged since the last call; the first report's in CRASH. */
+/*
+ * The lines the kernel logged since the last call; the first report's in
+ * CRASH, in place of what the execution said of itself (a signal), which
+ * the report explains.
+ */
 static void read_kmsg(struct fuzzer *f, char *crash, size_t size, FILE *log)
 {
 	static const char *const reports[] = {
 		"WARNING:", "BUG:", "KASAN:", "UBSAN:", "Oops", "general protection",
 		"kernel BUG at", "INFO: task", "Kernel panic", "watchdog:", "RCU detected",
 	};
-	char record[2048];
+	char record[8192];	/* CONSOLE_EXT_LOG_MAX: a record /dev/kmsg can give */
+	bool reported = false;
 	ssize_t n;
 	size_t i;
 
-	while ((n = read(f->kmsg, record, sizeof(record) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+	while ((n = read(f->kmsg, record, sizeof(record) - 1)) > 0 ||
+	       (n < 0 && (errno == EPIPE || errno == EINTR))) {
 		char *text;
 
 		if (n <= 0)
@@ -332,9 +342,11 @@ static void read_kmsg(struct fuzzer *f, char *crash, size_t size, FILE *log)
 		text[strcspn(text, "\n")] = '\0';
 		if (log)
 			fprintf(log, "%s\n", text);
-		for (i = 0; !*crash && i < sizeof(reports) / sizeof(reports[0]); i++)
-			if (strstr(text, reports[i]))
+		for (i = 0; !reported && i < sizeof(reports) / sizeof(reports[0]); i++)
+			if (strstr(text, reports[i])) {
 				snprintf(crash, size, "%s", text);
+				reported = true;
+			}
 	}
 }
 
@@ -344,16 +356,40 @@ static void read_kmsg(struct fuzzer *f, char *crash, size_t size, FILE *log)
  */
 static void crash_title(const char *report, char *title, size_t size)
 {
-	const char *at = strstr(report, " at ");
+	const char *at = strstr(report, " at "), *from = report, *p;
+	size_t used = 0;
 
-	if (!strncmp(report, "WARNING: CPU:", 13) && at)
-		snprintf(title, size, "WARNING:%s", at);
-	else
-		snprintf(title, size, "%s", report);
+	if (!strncmp(report, "WARNING: CPU:", 13) && at && size > 8) {
+		memcpy(title, "WARNING:", 8);
+		used = 8;
+		from = at;
+	}
+	/* What changes from one hit to the next: "[#N]", addresses, "task NAME:PID". */
+	for (p = from; *p && used + 2 < size; p++) {
+		size_t hex = strspn(p, "0123456789abcdefx");
+
+		if (p[0] == '[' && p[1] == '#') {
+			p += strcspn(p, "]");
+			if (!*p)
+				break;
+		} else if (hex >= 8 && (p == from || !isalnum((unsigned char)p[-1]))) {
+			title[used++] = '?';
+			p += hex - 1;
+		} else if (*p == ':' && isdigit((unsigned char)p[1]) && strstr(report, "INFO: task")) {
+			p += strspn(p + 1, "0123456789");
+		} else {
+			title[used++] = *p;
+		}
+	}
+	title[used] = '\0';
 }
 
-/* Bind and unbind in a child, kcov on in MODE; a bind that never returns is a hang. */
-static int run_child(struct fuzzer *f, int mode, char *crash, size_t size)
+/*
+ * Bind and unbind in a child, kcov on in MODE. A bind that never returns
+ * is a hang; one whose task died (an oops) may have left the device
+ * locked: either way *STUCK, and nothing more can run on the device.
+ */
+static int run_child(struct fuzzer *f, int mode, char *crash, size_t size, bool *stuck)
 {
 	double deadline = now() + HANG_SECONDS;
 	int status;
@@ -366,7 +402,7 @@ static int run_child(struct fuzzer *f, int mode, char *crash, size_t size)
 		int err = 0;
 
 		if (f->coverage && ioctl(f->kcov, KCOV_ENABLE, mode))
-			_exit(100);
+			_exit(100 + (errno < 100 ? errno : 0));
 		__atomic_store_n(&f->area[0], 0, __ATOMIC_RELAXED);
 		if (try_write(f->bind, f->bdf, 0))
 			err = 1;
@@ -380,16 +416,20 @@ static int run_child(struct fuzzer *f, int mode, char *crash, size_t size)
 			snprintf(crash, size, "hang: binding %s took more than %d s", f->driver,
 				 HANG_SECONDS);
 			kill(pid, SIGKILL);
+			*stuck = true;
 			return 0;
 		}
 		usleep(1000);
 	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 100) {
-		fprintf(stderr, "mmioctl: kcov: cannot enable it in the child: %s\n", strerror(errno));
+	if (WIFEXITED(status) && WEXITSTATUS(status) >= 100) {
+		fprintf(stderr, "mmioctl: kcov: cannot enable it in the binding process: %s\n",
+			strerror(WEXITSTATUS(status) - 100));
 		return EXIT_REFUSED;
 	}
-	if (WIFSIGNALED(status))
+	if (WIFSIGNALED(status)) {
 		snprintf(crash, size, "the binding process died of signal %d", WTERMSIG(status));
+		*stuck = true;
+	}
 	return 0;
 }
 
@@ -494,6 +534,9 @@ static void read_trace(struct fuzzer *f, struct outcome *o)
 		}
 		held = buf + held - line;
 		memmove(buf, line, held);
+		/* A line longer than the buffer is no trace line: drop it. */
+		if (held == sizeof(buf) - 1)
+			held = 0;
 	}
 }
 
@@ -521,21 +564,25 @@ static int execute(struct fuzzer *f, const struct input *in, int mode, struct ou
 		return system_error("malloc");
 	ret = save_file(f, "current", text);
 	free(text);
-	if (!ret)
-		ret = write_feed(in->value, in->n);
-	if (!ret)
-		ret = run_child(f, mode, o->crash, sizeof(o->crash));
 	if (ret)
 		return ret;
+	ret = write_feed(in->value, in->n);
+	if (!ret)
+		ret = run_child(f, mode, o->crash, sizeof(o->crash), &o->stuck);
+	if (ret) {
+		remove_file(f, "current");	/* it never ran */
+		return ret;
+	}
 	f->execs++;
 	read_kmsg(f, o->crash, sizeof(o->crash), log);
 	read_trace(f, o);
 	if (f->coverage && mode == KCOV_TRACE_PC)
 		o->new_cover = take_cover(f);
+	/* A stuck execution's input stays in flight: keep_crash() takes it. */
+	if (!o->stuck)
+		remove_file(f, "current");
 	if (o->new_keys && write_rules(f))
 		return EXIT_REFUSED;
-	if (!o->crash[0] || strncmp(o->crash, "hang", 4))
-		remove_file(f, "current");
 	return 0;
 }
 
@@ -563,7 +610,7 @@ static void mutate(struct fuzzer *f, const struct entry *parent, struct input *c
 			child->value[s] = next_random(f);
 			break;
 		case 3:
-			child->value[s] += below(f, 33) - 16;
+			child->value[s] += (int64_t)below(f, 33) - 16;
 			break;
 		case 4:
 			child->n = below(f, child->n + 1);
@@ -595,7 +642,7 @@ static bool reproduces(struct fuzzer *f, const struct input *in, const char *tit
 	struct outcome o;
 	char t[256];
 
-	if (execute(f, in, KCOV_TRACE_PC, &o, NULL))
+	if (execute(f, in, KCOV_TRACE_PC, &o, NULL) || o.stuck)
 		return false;
 	crash_title(o.crash, t, sizeof(t));
 	return o.crash[0] && !strcmp(t, title);
@@ -621,6 +668,19 @@ static void minimize(struct fuzzer *f, struct input *in, const char *title)
 	}
 	in->n = hi;
 	free(trial);
+}
+
+/* printf at BUF + *USED, as much as fits in SIZE. */
+static void appendf(char *buf, size_t size, size_t *used, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *used, size - *used, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*used = *used + n < size ? *used + n : size - 1;
 }
 
 /* Is every read of each register in IN given one value? Then rules with counts say it. */
@@ -652,18 +712,18 @@ static size_t format_reproducer(const struct fuzzer *f, const struct input *in, 
 		for (j = i; j < in->n; j++)
 			count += in->key[j] == in->key[i];
 		if (constant)
-			used += snprintf(buf + used, size - used,
+			appendf(buf, size, &used,
 					 "0x%" PRIx64 " %u = 0x%" PRIx64 " count %u\n", k->addr,
 					 k->width, in->value[i], count);
 		else
-			used += snprintf(buf + used, size - used, "0x%" PRIx64 " %u = feed\n",
+			appendf(buf, size, &used, "0x%" PRIx64 " %u = feed\n",
 					 k->addr, k->width);
 	}
 	if (!constant) {
-		used += snprintf(buf + used, size - used, "feed");
+		appendf(buf, size, &used, "feed");
 		for (i = 0; i < in->n; i++)
-			used += snprintf(buf + used, size - used, " 0x%" PRIx64, in->value[i]);
-		used += snprintf(buf + used, size - used, "\n");
+			appendf(buf, size, &used, " 0x%" PRIx64, in->value[i]);
+		appendf(buf, size, &used, "\n");
 	}
 	return used;
 }
@@ -673,6 +733,7 @@ static bool replays(struct fuzzer *f, const char *rules, const char *title)
 {
 	char crash[256] = "", t[256];
 	char *feed = strstr(rules, "feed ");
+	bool stuck = false;
 	size_t len = feed ? (size_t)(feed - rules) : strlen(rules);
 	char *copy = strndup(rules, len);
 	bool ok;
@@ -692,7 +753,7 @@ static bool replays(struct fuzzer *f, const char *rules, const char *title)
 		if (write_feed(value, n))
 			return false;
 	}
-	if (run_child(f, KCOV_TRACE_PC, crash, sizeof(crash)))
+	if (run_child(f, KCOV_TRACE_PC, crash, sizeof(crash), &stuck) || stuck)
 		return false;
 	read_kmsg(f, crash, sizeof(crash), NULL);
 	drain_trace(f);
@@ -701,18 +762,47 @@ static bool replays(struct fuzzer *f, const char *rules, const char *title)
 	return ok;
 }
 
-/* Minimize, drop each rule the crash does not need, replay 3 times, write crash-N.txt. */
-static int keep_crash(struct fuzzer *f, const struct input *in, const char *report,
+/* The text of crash-N.txt: its title, how to replay it, the kernel's log, the rules. */
+static char *crash_text(const struct fuzzer *f, const char *title, const char *how,
+			const char *log_text, const char *rules)
+{
+	const char *line;
+	size_t size;
+	char *text;
+	FILE *out = open_memstream(&text, &size);
+
+	if (!out)
+		return NULL;
+	fprintf(out, "# mmioctl fuzz: %s on %s: %s\n# %s\n", f->driver, f->bdf, title, how);
+	fprintf(out, "# Replay, the device unbound and tracing on with its BARs in the ranges:\n"
+		"#   mmioctl add-pci %s && mmioctl on\n"
+		"#   mmioctl override --from %s/crash-%u.txt\n"
+		"#   echo %s > /sys/bus/pci/drivers/%s/bind\n"
+		"# The kernel's log:\n", f->bdf, f->dir, f->crashes, f->bdf, f->driver);
+	for (line = log_text; *line; line += strcspn(line, "\n") + !!line[strcspn(line, "\n")])
+		fprintf(out, "#   %.*s\n", (int)strcspn(line, "\n"), line);
+	fputs(rules, out);
+	return fclose(out) ? NULL : text;
+}
+
+/*
+ * Keep a crash of a title not seen yet: its input as crash-N.input; then
+ * minimized, without each rule it does not need, replayed 3 times, as
+ * crash-N.txt. A stuck one (a hang, a dead bind) is kept as it is, and the
+ * machine must start again: EXIT_HANG.
+ */
+static int keep_crash(struct fuzzer *f, const struct input *in, const struct outcome *o,
 		      const char *log_text)
 {
+	static char rules[MAX_KEYS * 64 + MAX_SLOTS * 20];
 	struct input *min = malloc(sizeof(*min));
-	char title[256], name[64], *text, rules[MAX_KEYS * 64 + MAX_SLOTS * 20];
 	bool skip[MAX_KEYS] = { false };
 	unsigned int i, replayed = 0;
+	char title[256], name[64], how[128], *text;
 	int ret;
 
-	crash_title(report, title, sizeof(title));
-	for (i = 0; i < f->crashes && i < 32; i++)
+	crash_title(o->crash, title, sizeof(title));
+	for (i = 0; i < f->crashes && i < 32 && !o->stuck; i++)
 		if (!strcmp(f->titles[i], title)) {
 			free(min);
 			return 0;
@@ -725,50 +815,43 @@ static int keep_crash(struct fuzzer *f, const struct input *in, const char *repo
 	text = format_input(f, in);
 	ret = text ? save_file(f, name, text) : system_error("malloc");
 	free(text);
-	if (ret) {
-		free(min);
-		return ret;
-	}
 	fprintf(stderr, "mmioctl: fuzz: crash %u: %s\n", f->crashes, title);
 	*min = *in;
-	minimize(f, min, title);
-	for (i = 0; constant_per_key(min) && i < f->nkeys; i++) {
-		skip[i] = true;
+	if (!ret && o->stuck) {
+		format_reproducer(f, min, rules, sizeof(rules), NULL);
+		snprintf(how, sizeof(how), "%zu reads fed; not replayed: the device is stuck.", in->n);
+	} else if (!ret) {
+		minimize(f, min, title);
+		for (i = 0; constant_per_key(min) && i < f->nkeys; i++) {
+			skip[i] = true;
+			format_reproducer(f, min, rules, sizeof(rules), skip);
+			if (!replays(f, rules, title))
+				skip[i] = false;
+		}
 		format_reproducer(f, min, rules, sizeof(rules), skip);
-		if (!replays(f, rules, title))
-			skip[i] = false;
+		for (i = 0; i < 3; i++)
+			replayed += replays(f, rules, title);
+		snprintf(how, sizeof(how), "%zu reads fed (of %zu), replayed %u of 3 times.", min->n,
+			 in->n, replayed);
+		ret = write_rules(f);
 	}
-	format_reproducer(f, min, rules, sizeof(rules), skip);
-	for (i = 0; i < 3; i++)
-		replayed += replays(f, rules, title);
-	ret = write_rules(f);
-	text = ret ? NULL : malloc(strlen(rules) + strlen(log_text) * 3 + 4096);
-	if (!text) {
-		free(min);
-		return ret ? ret : system_error("malloc");
-	}
-	{
-		char *p = text;
-		const char *line;
-
-		p += sprintf(p, "# mmioctl fuzz: %s on %s: %s\n", f->driver, f->bdf, title);
-		p += sprintf(p, "# %zu reads fed (of %zu), replayed %u of 3 times.\n", min->n, in->n,
-			     replayed);
-		p += sprintf(p, "# Replay, the device unbound and tracing on with its BARs in the ranges:\n"
-			     "#   mmioctl add-pci %s && mmioctl on\n"
-			     "#   mmioctl override --from %s/crash-%u.txt\n"
-			     "#   echo %s > /sys/bus/pci/drivers/%s/bind\n"
-			     "# The kernel's log:\n", f->bdf, f->dir, f->crashes, f->bdf, f->driver);
-		for (line = log_text; *line; line += strcspn(line, "\n") + !!line[strcspn(line, "\n")])
-			p += sprintf(p, "#   %.*s\n", (int)strcspn(line, "\n"), line);
-		sprintf(p, "%s", rules);
-	}
-	snprintf(name, sizeof(name), "crash-%u.txt", f->crashes);
-	ret = save_file(f, name, text);
-	free(text);
-	printf("crash %u: %s: %s/%s (replayed %u/3)\n", f->crashes, title, f->dir, name, replayed);
-	fflush(stdout);
 	free(min);
+	if (ret)
+		return ret;
+	text = crash_text(f, title, how, log_text, rules);
+	snprintf(name, sizeof(name), "crash-%u.txt", f->crashes);
+	ret = text ? save_file(f, name, text) : system_error("malloc");
+	free(text);
+	if (o->stuck)
+		printf("crash %u: %s: %s/%s (stuck)\n", f->crashes, title, f->dir, name);
+	else
+		printf("crash %u: %s: %s/%s (replayed %u/3)\n", f->crashes, title, f->dir, name,
+		       replayed);
+	fflush(stdout);
+	if (!ret && o->stuck) {
+		remove_file(f, "current");
+		ret = EXIT_HANG;
+	}
 	return ret;
 }
 
@@ -847,7 +930,8 @@ static int open_kcov(struct fuzzer *f)
 
 static int setup(struct fuzzer *f)
 {
-	char path[PATH_MAX], *argv[] = { "add-pci", (char *)f->bdf, NULL };
+	char path[PATH_MAX], target[PATH_MAX], *argv[] = { "add-pci", (char *)f->bdf, NULL };
+	ssize_t n;
 	struct tracer_state state;
 	int ret;
 
@@ -863,7 +947,14 @@ static int setup(struct fuzzer *f)
 	ret = read_bars(f);
 	if (ret)
 		return ret;
-	/* Unbound, whoever had it. */
+	/* Unbound, whoever had it: bound again at the end. */
+	snprintf(path, sizeof(path), "%s/%s/driver", root_path("/sys/bus/pci/devices"), f->bdf);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n > 0) {
+		target[n] = '\0';
+		snprintf(f->bound_to, sizeof(f->bound_to), "%s",
+			 strrchr(target, '/') ? strrchr(target, '/') + 1 : target);
+	}
 	snprintf(path, sizeof(path), "%s/%s/driver/unbind", root_path("/sys/bus/pci/devices"),
 		 f->bdf);
 	try_write(path, f->bdf, 0);
@@ -1044,8 +1135,11 @@ static int campaign(struct fuzzer *f, const struct fuzz_options *opt)
 		return system_error("malloc");
 	while (!ret && (!opt->seconds || now() - start < opt->seconds) &&
 	       (!opt->runs || f->execs < opt->runs)) {
-		FILE *log = fmemopen(log_text, 1 << 16, "w");
 		const struct entry *parent = &f->corpus[below(f, f->ncorpus)];
+		FILE *log;
+
+		log_text[0] = '\0';
+		log = fmemopen(log_text, 1 << 16, "w");
 
 		mutate(f, parent, child);
 		ret = execute(f, child, KCOV_TRACE_PC, o, log);
@@ -1053,17 +1147,17 @@ static int campaign(struct fuzzer *f, const struct fuzz_options *opt)
 			fclose(log);
 		if (ret)
 			break;
-		if (o->crash[0]) {
-			struct input seen = o->seen;
-
-			ret = keep_crash(f, o->seen.n >= child->n ? &seen : child, o->crash, log_text);
-			/* The kernel is stuck in the bind: the guest must start again. */
-			if (!ret && !strncmp(o->crash, "hang", 4))
-				ret = EXIT_HANG;
+		/*
+		 * What the driver read is the input from now on: the prefix it
+		 * took, the device's values past the feed's end, each read
+		 * with its register.
+		 */
+		if (o->crash[0] || o->stuck) {
+			ret = keep_crash(f, &o->seen, o, log_text);
 			if (opt->stop_on_crash)
 				break;
 		} else if (f->coverage && (o->new_cover || o->new_keys)) {
-			ret = add_entry(f, o->seen.n >= child->n ? &o->seen : child, true);
+			ret = add_entry(f, &o->seen, true);
 		}
 		if (now() - last >= 10) {
 			progress(f, start);
@@ -1196,6 +1290,16 @@ int cmd_fuzz(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/%s/enable", root_path("/sys/bus/pci/devices"),
 			 f->bdf);
 		try_write(path, "0", 0);
+	}
+	/* Not after a hang: the device is stuck, and so would this be. */
+	if (f->bound_to[0] && ret != EXIT_HANG) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s/bind", root_path("/sys/bus/pci/drivers"),
+			 f->bound_to);
+		if (try_write(path, f->bdf, 0))
+			fprintf(stderr, "mmioctl: note: %s could not be bound to %s again\n", f->bdf,
+				f->bound_to);
 	}
 	write_feed(NULL, 0);
 	try_write(control_path("overrides"), "", O_TRUNC);

@@ -219,20 +219,21 @@ static void note_if_untraced(const struct override_rule *rule)
 }
 
 /*
- * A feed or random rule where nothing is traced is refused: a fuzzer's
- * values would go nowhere, silently. Tracing off is the usual way to set
- * rules up, and is not a reason.
+ * A feed or random rule outside a non-empty range set is refused: a
+ * fuzzer's values would go nowhere, silently. With an empty set, a mapping
+ * made later (the driver bound after the rules are set up) is traced, and
+ * tracing off is the usual way to set rules up: neither is a reason.
  */
 static int refuse_if_untraced(const struct override_rule *rule)
 {
-	const char *where;
+	const char *where = NULL;
 	struct traced t;
 	int ret = 0;
 
 	if (read_traced(&t))
 		return EXIT_REFUSED;
-	t.tracing = true;
-	where = untraced_reason(&t, rule->addr, rule->width);
+	if (t.ranges[strspn(t.ranges, " \t\n")] && !in_ranges(t.ranges, rule->addr, rule->width))
+		where = "outside the traced ranges";
 	if (where) {
 		fprintf(stderr, "mmioctl: 0x%" PRIx64 ": %s: a %s rule there would never take a value (mmioctl add, add-pci)\n",
 			rule->addr, where, rule->source == SOURCE_FEED ? "feed" : "random");
@@ -433,11 +434,14 @@ static int load_rules_file(const char *path)
 	free(line);
 	if (!ret && nfeed > FEED_MAX)
 		ret = usage_error("%s: %zu values to feed, at most %d", path, nfeed, FEED_MAX);
-	if (!ret)
-		ret = write_overrides(rules ? rules : "", O_TRUNC);
-	/* The feed only when a rule takes from it: a kernel may have none. */
+	/*
+	 * The feed first, so that no read between the two writes takes a
+	 * stale value; only when a rule takes from it: a kernel may have none.
+	 */
 	if (!ret && (nfeed || feed_rules))
 		ret = write_feed(feed, nfeed);
+	if (!ret)
+		ret = write_overrides(rules ? rules : "", O_TRUNC);
 	free(rules);
 	free(feed);
 	return ret;

@@ -375,6 +375,9 @@ int main(void)
 		    "0x1000 1 = random 0xffffffffffffffff\n");
 	override_ok("!0x1000 4 = feed",
 		    (struct override_rule){ 0x1000, 0, 0, 4, -1, false, false, true, SOURCE_VALUE }, "!0x1000 4 =\n");
+	override_ok("!0x1000 4 = random",
+		    (struct override_rule){ 0x1000, 0, 0, 4, -1, false, false, true, SOURCE_VALUE },
+		    "!0x1000 4 =\n");
 	override_bad("0x1000 4 = random");		/* no SEED */
 	override_bad("0x1000 4 = random count 1");	/* no SEED */
 	override_bad("0x1000 4 = feed 0x100000000");	/* mask too wide */
