@@ -114,6 +114,7 @@ struct fuzzer {
 	uint64_t dict[MAX_DICT];
 	unsigned int ndict;
 	uint64_t rng;
+	int parent;			/* the corpus entry being mutated, or -1 */
 	unsigned long execs;
 	unsigned int crashes;
 	char titles[32][256];		/* the crashes found, one of each */
@@ -147,8 +148,17 @@ static double now(void)
 
 /* --- the state directory and its journal --- */
 
-/* PATH's content, also to the journal, made durable before it returns. */
-static int save_file(struct fuzzer *f, const char *name, const char *text)
+static int journal_record(struct fuzzer *f, const char *name, const char *text,
+			  const char *base_name, const char *base);
+
+/*
+ * NAME's content TEXT, also to the journal, made durable before it
+ * returns; if BASE_NAME (a file written before, whose content is BASE) is
+ * given, the journal gets only the lines that differ from it: a serial
+ * line is slow, and an input differs from its parent in a few values.
+ */
+static int save_file_from(struct fuzzer *f, const char *name, const char *text,
+			  const char *base_name, const char *base)
 {
 	char path[PATH_MAX];
 	FILE *out;
@@ -161,11 +171,51 @@ static int save_file(struct fuzzer *f, const char *name, const char *text)
 		return system_error(path);
 	}
 	fclose(out);
-	if (f->journal >= 0) {
+	return f->journal >= 0 ? journal_record(f, name, text, base_name, base) : 0;
+}
+
+static int save_file(struct fuzzer *f, const char *name, const char *text)
+{
+	return save_file_from(f, name, text, NULL, NULL);
+}
+
+/* The number of lines of TEXT, each ended by a newline. */
+static size_t count_lines(const char *text)
+{
+	size_t n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/*
+ * "@@FILE NAME LENGTH", the text, "@@END"; or "@@DELTA NAME BASE LINES",
+ * then "N TEXT" for each line N (from 1) that differs from BASE's, "@@END".
+ */
+static int journal_record(struct fuzzer *f, const char *name, const char *text,
+			  const char *base_name, const char *base)
+{
+	const char *t = text, *b = base;
+	size_t line;
+
+	if (!base_name) {
 		dprintf(f->journal, "@@FILE %s %zu\n%s@@END\n", name, strlen(text), text);
-		if (isatty(f->journal) ? tcdrain(f->journal) : fsync(f->journal))
-			return system_error(f->journal_path);
+	} else {
+		dprintf(f->journal, "@@DELTA %s %s %zu\n", name, base_name, count_lines(text));
+		for (line = 1; *t; line++) {
+			size_t tl = strcspn(t, "\n"), bl = b ? strcspn(b, "\n") : 0;
+
+			if (!b || !*b || tl != bl || memcmp(t, b, tl))
+				dprintf(f->journal, "%zu %.*s\n", line, (int)tl, t);
+			t += tl + !!t[tl];
+			if (b && *b)
+				b += bl + !!b[bl];
+		}
+		dprintf(f->journal, "@@END\n");
 	}
+	if (isatty(f->journal) ? tcdrain(f->journal) : fsync(f->journal))
+		return system_error(f->journal_path);
 	return 0;
 }
 
@@ -540,6 +590,23 @@ static void read_trace(struct fuzzer *f, struct outcome *o)
 	}
 }
 
+/* Save NAME, journaled as a change of the corpus entry being mutated if any. */
+static int save_from_parent(struct fuzzer *f, const char *name, const char *text)
+{
+	char base_name[32], *base;
+	int ret;
+
+	if (f->parent < 0 || f->journal < 0)
+		return save_file(f, name, text);
+	base = format_input(f, &f->corpus[f->parent].in);
+	if (!base)
+		return system_error("malloc");
+	snprintf(base_name, sizeof(base_name), "corpus/%d", f->parent + 1);
+	ret = save_file_from(f, name, text, base_name, base);
+	free(base);
+	return ret;
+}
+
 /* Read the trace of what is not an execution of ours, for nothing. */
 static void drain_trace(struct fuzzer *f)
 {
@@ -562,7 +629,7 @@ static int execute(struct fuzzer *f, const struct input *in, int mode, struct ou
 	o->ruled = f->nkeys;
 	if (!text)
 		return system_error("malloc");
-	ret = save_file(f, "current", text);
+	ret = save_from_parent(f, "current", text);
 	free(text);
 	if (ret)
 		return ret;
@@ -884,7 +951,41 @@ static int read_bars(struct fuzzer *f)
 	return 0;
 }
 
-/* The driver's module text, from /proc/modules, for kcov's PCs; built in: anywhere. */
+/*
+ * A built-in driver's code: from its first to past its last text symbol
+ * named DRIVER_... in /proc/kallsyms (the objects of a driver are linked
+ * together, and name their functions after it, as e1000's do).
+ */
+static void find_builtin_text(struct fuzzer *f)
+{
+	unsigned long long addr, lo = ~0ULL, hi = 0, next = ~0ULL;
+	char line[512], type, name[256];
+	size_t prefix = strlen(f->driver);
+	FILE *file = fopen(root_path("/proc/kallsyms"), "r");
+
+	while (file && fgets(line, sizeof(line), file)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr ||
+		    (type != 't' && type != 'T') || strchr(line, '['))
+			continue;
+		if (!strncmp(name, f->driver, prefix) && name[prefix] == '_') {
+			lo = addr < lo ? addr : lo;
+			hi = addr > hi ? addr : hi;
+		} else if (addr > hi && addr < next && hi) {
+			next = addr;
+		}
+	}
+	if (file)
+		fclose(file);
+	if (hi && next != ~0ULL && next > hi) {
+		f->text_start = lo;
+		f->text_end = next;
+	}
+}
+
+/*
+ * The driver's code, for kcov's PCs: a module's text from /proc/modules,
+ * a built-in driver's from its symbols; else anywhere.
+ */
 static void find_text(struct fuzzer *f)
 {
 	char path[PATH_MAX], target[PATH_MAX], line[512], name[128];
@@ -893,11 +994,12 @@ static void find_text(struct fuzzer *f)
 	ssize_t n;
 	FILE *file;
 
-	snprintf(path, sizeof(path), "%s/module", root_path("/sys/bus/pci/drivers"));
-	snprintf(path + strlen(path) - 7, sizeof(path) - strlen(path) + 7, "/%s/module", f->driver);
+	snprintf(path, sizeof(path), "%s/%s/module", root_path("/sys/bus/pci/drivers"), f->driver);
 	n = readlink(path, target, sizeof(target) - 1);
-	if (n <= 0)
+	if (n <= 0) {
+		find_builtin_text(f);
 		return;
+	}
 	target[n] = '\0';
 	module = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
 	file = fopen(root_path("/proc/modules"), "r");
@@ -909,6 +1011,8 @@ static void find_text(struct fuzzer *f)
 		}
 	if (file)
 		fclose(file);
+	if (!f->text_end)
+		find_builtin_text(f);
 }
 
 static int open_kcov(struct fuzzer *f)
@@ -1053,7 +1157,7 @@ static int add_entry(struct fuzzer *f, const struct input *in, bool save)
 		return ret;
 	snprintf(name, sizeof(name), "corpus/%u", f->ncorpus);
 	text = format_input(f, &e->in);
-	ret = text ? save_file(f, name, text) : system_error("malloc");
+	ret = text ? save_from_parent(f, name, text) : system_error("malloc");
 	free(text);
 	return ret;
 }
@@ -1135,9 +1239,11 @@ static int campaign(struct fuzzer *f, const struct fuzz_options *opt)
 		return system_error("malloc");
 	while (!ret && (!opt->seconds || now() - start < opt->seconds) &&
 	       (!opt->runs || f->execs < opt->runs)) {
-		const struct entry *parent = &f->corpus[below(f, f->ncorpus)];
+		const struct entry *parent;
 		FILE *log;
 
+		f->parent = below(f, f->ncorpus);
+		parent = &f->corpus[f->parent];
 		log_text[0] = '\0';
 		log = fmemopen(log_text, 1 << 16, "w");
 
@@ -1159,6 +1265,7 @@ static int campaign(struct fuzzer *f, const struct fuzz_options *opt)
 		} else if (f->coverage && (o->new_cover || o->new_keys)) {
 			ret = add_entry(f, &o->seen, true);
 		}
+		f->parent = -1;
 		if (now() - last >= 10) {
 			progress(f, start);
 			last = now();
@@ -1232,7 +1339,7 @@ int cmd_fuzz(int argc, char **argv)
 	f->coverage = true;
 	f->rng = 0x9e3779b97f4a7c15ULL;
 	f->dir = "fuzz";
-	f->journal = f->kcov = f->kmsg = f->trace = -1;
+	f->journal = f->kcov = f->kmsg = f->trace = f->parent = -1;
 	ret = parse_fuzz_args(argc, argv, f, &opt);
 	if (ret)
 		return ret;
@@ -1279,7 +1386,8 @@ int cmd_fuzz(int argc, char **argv)
 	if (!ret) {
 		printf("fuzz: %s on %s, %u registers, %s %zu reads, coverage %s\n", f->driver,
 		       f->bdf, f->nkeys, resumed ? "corpus resumed, its first input of" :
-		       "seed input of", f->corpus[0].in.n, f->coverage ? "on" : "off");
+		       "seed input of", f->corpus[0].in.n, !f->coverage ? "off" :
+		       f->text_end ? "of the driver's code" : "of all the code the bind runs");
 		ret = campaign(f, &opt);
 	}
 	if (f->trace >= 0)
