@@ -962,21 +962,27 @@ static void find_builtin_text(struct fuzzer *f)
 	char line[512], type, name[256];
 	size_t prefix = strlen(f->driver);
 	FILE *file = fopen(root_path("/proc/kallsyms"), "r");
+	int pass;
 
-	while (file && fgets(line, sizeof(line), file)) {
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr ||
-		    (type != 't' && type != 'T') || strchr(line, '['))
-			continue;
-		if (!strncmp(name, f->driver, prefix) && name[prefix] == '_') {
-			lo = addr < lo ? addr : lo;
-			hi = addr > hi ? addr : hi;
-		} else if (addr > hi && addr < next && hi) {
-			next = addr;
+	/* The driver's first and last symbols, then the first one after them. */
+	for (pass = 0; file && pass < 2; pass++, rewind(file))
+		while (fgets(line, sizeof(line), file)) {
+			bool mine;
+
+			if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr ||
+			    (type != 't' && type != 'T') || strchr(line, '['))
+				continue;
+			mine = !strncmp(name, f->driver, prefix) && name[prefix] == '_';
+			if (pass == 0 && mine) {
+				lo = addr < lo ? addr : lo;
+				hi = addr > hi ? addr : hi;
+			} else if (pass == 1 && addr > hi && addr < next) {
+				next = addr;
+			}
 		}
-	}
 	if (file)
 		fclose(file);
-	if (hi && next != ~0ULL && next > hi) {
+	if (hi && next != ~0ULL) {
 		f->text_start = lo;
 		f->text_end = next;
 	}
