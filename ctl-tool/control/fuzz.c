@@ -445,6 +445,9 @@ static int run_child(struct fuzzer *f, int mode, char *crash, size_t size, bool 
 	int status;
 	pid_t pid;
 
+	/* A child killed when it hung, if the kernel let it go since. */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
 	pid = fork();
 	if (pid < 0)
 		return system_error("fork");
@@ -737,6 +740,17 @@ static void minimize(struct fuzzer *f, struct input *in, const char *title)
 	free(trial);
 }
 
+/* Does IN read register KEY? */
+static bool reads_key(const struct input *in, unsigned int key)
+{
+	size_t i;
+
+	for (i = 0; i < in->n; i++)
+		if (in->key[i] == key)
+			return true;
+	return false;
+}
+
 /* printf at BUF + *USED, as much as fits in SIZE. */
 static void appendf(char *buf, size_t size, size_t *used, const char *fmt, ...)
 {
@@ -890,6 +904,8 @@ static int keep_crash(struct fuzzer *f, const struct input *in, const struct out
 	} else if (!ret) {
 		minimize(f, min, title);
 		for (i = 0; constant_per_key(min) && i < f->nkeys; i++) {
+			if (!reads_key(min, i))
+				continue;
 			skip[i] = true;
 			format_reproducer(f, min, rules, sizeof(rules), skip);
 			if (!replays(f, rules, title))
