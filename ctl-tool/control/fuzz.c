@@ -57,7 +57,8 @@
 #define COVER_BITS	(1u << 16)
 #define MAX_HINTS	256
 #define MAX_DICT	256
-#define HANG_SECONDS	60
+/* Past the hung-task detector's 120 s, and nvme's CAP.TO wait of 127.5 s at most. */
+#define HANG_SECONDS	180
 #define EXIT_HANG	3		/* a bind never returned: restart the machine */
 
 /* A register the driver reads: a rule of its own, "= feed". */
@@ -1414,7 +1415,8 @@ int cmd_fuzz(int argc, char **argv)
 	}
 	if (f->trace >= 0)
 		close(f->trace);
-	if (f->enabled) {
+	/* After a hang the device lock is held: touching the device would hang too. */
+	if (f->enabled && ret != EXIT_HANG) {
 		char path[PATH_MAX];
 
 		snprintf(path, sizeof(path), "%s/%s/enable", root_path("/sys/bus/pci/devices"),
