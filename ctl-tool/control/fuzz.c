@@ -1143,6 +1143,7 @@ static int take_current(struct fuzzer *f)
 		free(text);
 		printf("crash %u: the previous run died during this input: %s/%s\n", f->crashes,
 		       f->dir, name);
+		fflush(stdout);
 		remove_file(f, "current");
 	}
 	free(in);
@@ -1186,17 +1187,14 @@ static int add_entry(struct fuzzer *f, const struct input *in, bool save)
 }
 
 /*
- * What an earlier run left in the state directory: its crashes, numbered
- * on from, each title known so that it is not kept again; its corpus
- * (*RESUMED: how many), joining this one as it is.
+ * The crashes an earlier run left in the state directory: numbered on
+ * from, each title known so that it is not kept again.
  */
-static int resume(struct fuzzer *f, unsigned int *resumed)
+static void resume_crashes(struct fuzzer *f)
 {
 	char path[PATH_MAX], line[512];
-	struct input *in;
 	unsigned int n;
 	FILE *file;
-	int ret = 0;
 
 	for (n = 1;; n++) {
 		snprintf(path, sizeof(path), "%s/crash-%u.input", f->dir, n);
@@ -1217,6 +1215,16 @@ static int resume(struct fuzzer *f, unsigned int *resumed)
 		if (file)
 			fclose(file);
 	}
+}
+
+/* The corpus an earlier run left (*RESUMED: how many inputs), joining this one. */
+static int resume_corpus(struct fuzzer *f, unsigned int *resumed)
+{
+	char path[PATH_MAX];
+	struct input *in;
+	unsigned int n;
+	int ret = 0;
+
 	in = malloc(sizeof(*in));
 	if (!in)
 		return system_error("malloc");
@@ -1378,10 +1386,13 @@ int cmd_fuzz(int argc, char **argv)
 			return system_error(f->journal_path);
 	}
 	ret = setup(f);
-	if (!ret)
-		ret = resume(f, &resumed);
-	if (!ret)
+	/* The input in flight first: anything run overwrites it. */
+	if (!ret) {
+		resume_crashes(f);
 		ret = take_current(f);
+	}
+	if (!ret)
+		ret = resume_corpus(f, &resumed);
 	seed = malloc(sizeof(*seed));
 	if (!seed)
 		return system_error("malloc");
