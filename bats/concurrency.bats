@@ -43,6 +43,13 @@ writer() { # writer SET ROUNDS
 # change take 400 ms while a process steps orl_self, whose address register
 # is its operand too (the page is made present for it), in a loop.
 @test "concurrency: a step with the page present waits for another CPU's change of the leaf" {
+	# The test module's kprobe on set_leaf_armed(), which kmmio's #PF and
+	# #DB handlers call on the stepping CPU, sends that CPU to address 0
+	# while the probe is registered or unregistered (ftrace-based and
+	# int3 probes alike; 2 of 2 make check runs on 2026-12-07): the
+	# kernel oopses, and every later test of the boot is lost. Skipped
+	# until the hold no longer needs a probe in those handlers' path.
+	skip "the hold_leaf kprobe oopses a CPU in kmmio's exception path"
 	dmesg_mark
 	tracer_on
 	set_ranges "$VGA 4k"
