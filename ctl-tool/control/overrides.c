@@ -172,22 +172,17 @@ static bool in_traced_mapping(const char *text, uint64_t addr, unsigned int widt
 	return false;
 }
 
-/* Why no access of the rule's address is traced, tracing on, or NULL. */
-static const char *untraced_reason(const struct traced *t, uint64_t addr, unsigned int width)
-{
-	if (t->mappings && !in_traced_mapping(t->mappings, addr, width))
-		return "the range set is empty and no traced mapping holds it";
-	if (!t->mappings && t->ranges[strspn(t->ranges, " \t\n")] &&
-	    !in_ranges(t->ranges, addr, width))
-		return "outside the traced ranges";
-	return NULL;
-}
-
 /* Why the rule cannot act now, in BUF, or NULL if it can. */
 static const char *inert_reason(const struct traced *t, uint64_t addr, unsigned int width,
 				char *buf, size_t size)
 {
-	const char *where = untraced_reason(t, addr, width);
+	const char *where = NULL;
+
+	if (t->mappings && !in_traced_mapping(t->mappings, addr, width))
+		where = "the range set is empty and no traced mapping holds it";
+	else if (!t->mappings && t->ranges[strspn(t->ranges, " \t\n")] &&
+		 !in_ranges(t->ranges, addr, width))
+		where = "outside the traced ranges";
 	if (!t->tracing && where)
 		snprintf(buf, size, "tracing is off, %s", where);
 	else if (!t->tracing)
