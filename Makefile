@@ -414,7 +414,7 @@ check-deb: $(TOOLS) $(X86_SELFTEST_BINS) $(MMIOCTL) $(HOST_MMIOCTL)
 # compare the kernels to 5%.
 BENCH_COUNT   ?= 5000
 BENCH_REPEATS ?= 11
-BENCH_PAIRS   ?= 4
+BENCH_PAIRS   ?= 8
 STOCK         ?= 0
 STOCK_DIR     := $(BUILD)/stock$(FLAVOUR)
 BENCH_DIR     := $(BUILD)/bench$(FLAVOUR)

@@ -166,15 +166,15 @@ ATTR_CATEGORIES = [
      "ring_buffer_reset_online_cpus(), none when nothing was written to the buffer since its "
      "last reset (patch 75: mostly on enable); stock waits for two on enable and on disable"),
     ("probe_sync", "probe unregister sync",
-     "synchronize_rcu_expedited() in disable_mmiotrace() after the tracer's five probes are "
+     "synchronize_rcu_expedited() in disable_mmiotrace() after the tracer's seven probes are "
      "out (patch 76; it was tracepoint_synchronize_unregister(): SRCU, then a normal grace "
-     "period)"),
+     "period), none since patch 87 when stopping's disarm grace period came after them"),
     ("srcu_start", "start: SRCU",
      "start_tracing(): synchronize_srcu_expedited() for the ioremap()/iounmap() calls that "
      "saw tracing off"),
     ("patching", "code patching",
      "text_poke_bp_batch(): the static keys and static calls of the tracepoints whose first "
-     "probe comes or last goes (two batches per tracepoint, five tracepoints); under TCG "
+     "probe comes or last goes (two batches per tracepoint, seven tracepoints); under TCG "
      "patching code also throws away translated code"),
     ("walk", "walk + plan",
      "apply_settings() less arming: the walk of vmalloc's VM_IOREMAP areas, planning"),
