@@ -40,35 +40,43 @@ writer() { # writer SET ROUNDS
 # A CPU that changes a leaf's entry holds its fault page's lock, interrupts
 # off; the fault path of another CPU waits for it, however long the holder
 # takes (a preempted vCPU). The test module's hold_leaf makes the writer's
-# change take 400 ms while a process steps orl_self, whose address register
+# change take 3 s while a process steps orl_self, whose address register
 # is its operand too (the page is made present for it), in a loop.
+# hold_leaf is a kprobe on kmmio's set_leaf_armed(), which the stepping
+# CPU runs in its #PF and #DB handlers: the probe goes in before the
+# stepping starts and out after it ended. Registered or unregistered
+# while a step was under way, it sent the stepping CPU to address 0 (2 of
+# 2 make check runs on 2026-12-07, when the test did that).
 @test "concurrency: a step with the page present waits for another CPU's change of the leaf" {
-	# The test module's kprobe on set_leaf_armed(), which kmmio's #PF and
-	# #DB handlers call on the stepping CPU, sends that CPU to address 0
-	# while the probe is registered or unregistered (ftrace-based and
-	# int3 probes alike; 2 of 2 make check runs on 2026-12-07): the
-	# kernel oopses, and every later test of the boot is lost. Skipped
-	# until the hold no longer needs a probe in those handlers' path.
-	skip "the hold_leaf kprobe oopses a CPU in kmmio's exception path"
+	local go=$BATS_TEST_TMPDIR/go writer stepper stepping exposed
+	local writer_status stepper_status
 	dmesg_mark
 	tracer_on
 	set_ranges "$VGA 4k"
 	touch_dev map vga
 	assert_stat armed_bytes 4096
+	# The writer moves the set off VGA, which disarms the leaf, once told.
+	mkfifo "$go"
+	( read -r _ < "$go"; set_ranges "0x1000 4k" ) &
+	writer=$!
+	touch_dev hold_leaf 3000 "$writer"
 	taskset -c 1 sh -c "echo 'repeat 100000 insn orl_self vga 0x100' > $TOUCH/ctl" &
 	stepper=$!
 	# Stepping, not done: each step of 100000 takes two exceptions.
 	sleep 0.5
-	kill -0 "$stepper"
-	[ "$(stat_of exposed)" -gt 0 ]
-	# This subshell moves the set off VGA: it disarms the leaf, 3 s late.
-	(
-		touch_dev hold_leaf 3000 "$BASHPID"
-		set_ranges "0x1000 4k"
-	)
+	kill -0 "$stepper" && stepping=yes || stepping=no
+	exposed=$(stat_of exposed)
+	# Whatever went wrong, the probe goes out only after the stepping.
+	echo go > "$go"
+	wait "$writer" && writer_status=0 || writer_status=$?
+	wait "$stepper" && stepper_status=0 || stepper_status=$?
 	touch_dev hold_leaf 0 0
+	[ "$stepping" = yes ]
+	[ "$exposed" -gt 0 ]
+	[ "$writer_status" = 0 ]
+	[ "$stepper_status" = 0 ]
 	assert_value 0x1
-	wait "$stepper"
+	assert_ranges "0x1000 0x1000"
 	assert_stat armed_bytes 0
 	tracer_off
 	assert_dmesg_clean
