@@ -571,7 +571,7 @@ if [ "$runtime" = 1 ]; then
 	tracer_on
 	touch_dev "map edu"
 	per_call read "$samples" "kmmio_handler get_kmmio_fault_page lookup_address \
-		rcu_read_lock_held insn_decode kmmio_emulate kmmio_alias_read mmio_access \
+		rcu_read_lock_held kmmio_decode insn_decode kmmio_emulate kmmio_alias_read mmio_access \
 		probe_read mmio_ranges_meet" touch_dev "repeat $samples read edu 4 0x0"
 	# The floor's fault while tracing: kmmio's look, then the rest.
 	per_call fault "$samples" "kmmio_handler get_kmmio_fault_page do_kern_addr_fault" \

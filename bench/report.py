@@ -199,8 +199,10 @@ ACCESS_GROUPS = [
         ("lookup_address", "the page-table walk"),
         ("rcu_read_lock_held", "an RCU-lockdep check (CONFIG_PROVE_RCU), as in each "
          "level of an xarray lookup"),
-        ("insn_decode", "decoding the instruction"),
-        ("kmmio_emulate", "emulation: the probe's lookup, alias access, register, report"),
+        ("kmmio_decode", "the per-CPU cache of decoded instructions (patch 86): a hit compares "
+         "the bytes and copies the entry"),
+        ("insn_decode", "decoding the instruction: only on a miss of that cache"),
+        ("kmmio_emulate", "emulation: alias access, register, report"),
         ("kmmio_alias_read", "the read through the alias (the device access)"),
         ("mmio_access", "range check, stats, trace_mmio_read() and its consumers"),
         ("probe_read", "the tracer's probe: its ring-buffer entry"),
