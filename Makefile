@@ -72,7 +72,7 @@ GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh initramfs/pci
 	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/boot/*.sh bats/harness/fixtures/*)
 
 .PHONY: all deps kernel image check check-quick stress fuzz fuzz-campaign fuzz-parsers demo shell deb check-deb bench bench-decode \
-	series-check refresh-patches help clean
+	series-check refresh-patches help clean arm64-kernel arm64-boot
 all: image
 
 # Install what is missing, Debian packages only; a no-op when all are there.
@@ -483,6 +483,35 @@ $(STOCK_IMAGE): $(STOCK_KERNEL) $(GUEST_FILES) $(MODULE_SRCS) $(TOOLS) $(MMIOCTL
 	@initramfs/build.sh $(abspath $@) $(abspath $(STOCK_DIR))/guest-root \
 		$(abspath $(STOCK_DIR))/module/mmiotouch.ko $(abspath $(TOOLS)) $(abspath $(MMIOCTL))
 
+# arm64, the first steps of issue 39 (docs/arm64-plan.md): the same tree
+# cross-built for qemu-system-aarch64 -M virt, mmiotrace off (no arm64
+# backend yet), and a boot that checks the guest comes up on every CPU
+# with the test devices. Not part of make check.
+ARM64_OBJ       := $(BUILD)/kobj-arm64
+ARM64_KERNEL    := $(ARM64_OBJ)/arch/arm64/boot/Image
+ARM64_CROSS     := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+ARM64_FRAGMENTS := kconfig/arm64/base.config kconfig/debug.config kconfig/kcov.config \
+	kconfig/arm64/devices.config
+ARM64_PACKAGES  := gcc-aarch64-linux-gnu qemu-system-arm
+
+$(ARM64_OBJ)/.config: $(SRC)/.applied $(ARM64_FRAGMENTS) kconfig/merge.sh
+	@$(MAKE) -s deps PACKAGES="$(ARM64_PACKAGES)"
+	@mkdir -p $(ARM64_OBJ)
+	@env $(ARM64_CROSS) kconfig/merge.sh $(SRC) $(ARM64_OBJ) $(ARM64_FRAGMENTS)
+	@touch $@
+
+$(ARM64_KERNEL): $(ARM64_OBJ)/.config $(SRC)/.applied
+	@echo "kernel: building arm64 (log: $(ARM64_OBJ)/build.log)"
+	@$(MAKE) -s -C $(SRC) O=$(abspath $(ARM64_OBJ)) $(ARM64_CROSS) -j$(JOBS) Image modules \
+		> $(ARM64_OBJ)/build.log 2>&1 || \
+		{ tail -n 30 $(ARM64_OBJ)/build.log; echo "kernel: arm64 build failed"; exit 1; }
+	@touch $@
+
+arm64-kernel: $(ARM64_KERNEL)
+
+arm64-boot: $(ARM64_KERNEL)
+	@initramfs/arm64-boot.sh $(ARM64_KERNEL) $(BUILD)/arm64-boot
+
 # Build the kernel after every patch of the series, in a tree of its own
 # (FROM=N: from patch N on).
 series-check: $(SRC)/.applied $(KOBJ)/.config
@@ -507,5 +536,6 @@ help:
 	@echo "make kernel | image  the patched guest kernel, the guest initramfs"
 	@echo "make refresh-patches write patches/ from the commits in build/linux"
 	@echo "make series-check    build the kernel after each patch of the series"
+	@echo "make arm64-boot      cross-build the tree for arm64 (mmiotrace off) and boot it on QEMU virt"
 	@echo "make check SANITIZE=1  the same on a KASAN/UBSAN kernel (SANITIZE=kcsan: KCSAN)"
 	@echo "make clean           remove build/ (the extracted tree included)"
