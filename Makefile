@@ -117,12 +117,14 @@ $(KOBJ)/.config: $(SRC)/.applied $(FRAGMENTS) kconfig/merge.sh
 	@touch $@
 
 # KCSAN is off for all of arch/x86/mm and kernel/trace (KCSAN_SANITIZE := n
-# in their Makefiles). Kbuild's per-object KCSAN_SANITIZE_<stem>.o wins over
-# that, and given on make's command line it reaches every sub-make: the
-# KCSAN kernel opts the tracer's objects in, and only those, without
-# patching the kernel's Makefiles. Listed from the tree when the recipe
-# runs, after the series is applied.
-TRACER_SRCS = $(shell cd $(SRC) && ls arch/x86/mm/kmmio*.c arch/x86/mm/mmio-*.c \
+# in their Makefiles), where x86's backend and the tracer's core switch
+# live; kernel/trace/mmiotrace, the core, is instrumented as any directory.
+# Kbuild's per-object KCSAN_SANITIZE_<stem>.o wins over that, and given on
+# make's command line it reaches every sub-make: the KCSAN kernel opts the
+# tracer's objects in, and only those, without patching the kernel's
+# Makefiles. Listed from the tree when the recipe runs, after the series is
+# applied.
+TRACER_SRCS = $(shell cd $(SRC) && ls arch/x86/mm/kmmio*.c kernel/trace/mmiotrace/*.c \
 	kernel/trace/trace_mmiotrace.c 2>/dev/null)
 KBUILD_SANITIZE = $(if $(filter kcsan,$(SANITIZER)), \
 	$(patsubst %.c,KCSAN_SANITIZE_%.o=y,$(notdir $(TRACER_SRCS))))

@@ -7,7 +7,7 @@
  * (trace.h), so that decode, stat, diff and every demmio-style parser read
  * it: VERSION, then a line per event in order, each override's MARK line
  * after its access as the tracer writes it (log_override() in
- * arch/x86/mm/mmio-tracer.c), markers as MARK lines, lost events as the
+ * kernel/trace/mmiotrace/mmio-tracer.c), markers as MARK lines, lost events as the
  * format's lost-events line. Other events and comments are left out.
  */
 #include <errno.h>
