@@ -116,7 +116,7 @@ tracing_on: 1"* ]]
 	echo "$output" | grep -qx 'overrides: 0'
 	echo "$output" | grep -Eq '^buffer_size_kb: [0-9]+$'
 	run mmioctl status --json
-	[[ "$output" =~ ^\{\"tracer\":\"mmiotrace\",\"mmiotrace\":true,\"tracing_on\":true,\"buffer_size_kb\":[0-9]+,\"trace_pc\":false,\"trace_isa\":true,\"maps_only\":false,\"ranges\":\[\[4096,4096\]\],\"stats\":\{\"read\":0,.*\"maps_unrecorded\":0,\"overridden\":0,\"dropped\":0,.*\"armed_bytes\":0,.*\"user_released\":0,\"pio_read\":0,\"pio_write\":0,\"pio_missed\":0\},\"events_top\":false,\"events_instances\":\[\],\"overrides\":0\}$ ]]
+	[[ "$output" =~ ^\{\"tracer\":\"mmiotrace\",\"mmiotrace\":true,\"tracing_on\":true,\"buffer_size_kb\":[0-9]+,\"trace_pc\":false,\"trace_isa\":true,\"maps_only\":false,\"ranges\":\[\[4096,4096\]\],\"stats\":\{\"read\":0,.*\"maps_unrecorded\":0,\"overridden\":0,\"dropped\":0,.*\"armed_bytes\":0,.*\"user_released\":0,\"pio_read\":0,\"pio_write\":0,\"pio_missed\":0,\"syndrome\":0\},\"events_top\":false,\"events_instances\":\[\],\"overrides\":0\}$ ]]
 }
 
 @test "mmioctl: maps lists the mappings, the edu one with its caller" {

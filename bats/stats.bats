@@ -13,7 +13,7 @@ count_events() {
 	run cat "$MMIOTRACE/stats"
 	[ "$status" = 0 ]
 	keys=$(echo "$output" | awk '{ print $1 }' | tr '\n' ' ')
-	[ "$keys" = "read write unknown map unmap mark faults_outside maps_seen maps_traced maps_ignored arm_failed maps_unrecorded overridden dropped stepped exposed nested lost armed_leaves armed_bytes user_read user_write user_unknown user_maps user_released pio_read pio_write pio_missed " ]
+	[ "$keys" = "read write unknown map unmap mark faults_outside maps_seen maps_traced maps_ignored arm_failed maps_unrecorded overridden dropped stepped exposed nested lost armed_leaves armed_bytes user_read user_write user_unknown user_maps user_released pio_read pio_write pio_missed syndrome " ]
 	echo "$output" | grep -Evq '^[a-z_]+ [0-9]+$' && false || true
 }
 
