@@ -43,6 +43,8 @@ FUZZ_MODULE := $(MODULE_DIR)/fuzztarget.ko
 MODROOT    := $(KOBJ)/modroot
 IMAGE      := $(BUILD)/guest$(FLAVOUR).cpio.gz
 CHECK_DIR  := $(BUILD)/check$(FLAVOUR)
+# make check-arm64's results (its boots: bats/boots/*.boot with ARCH=arm64).
+ARM64_CHECK_DIR := $(BUILD)/check-arm64
 # Every bats/tools/NAME.c becomes /usr/bin/NAME in the guest.
 TOOLS      := $(patsubst bats/tools/%.c,$(BUILD)/tools/%,$(wildcard bats/tools/*.c))
 MMIOCTL    := $(BUILD)/ctl-tool/static/mmioctl
@@ -72,7 +74,7 @@ GUEST_FILES := initramfs/init initramfs/build.sh initramfs/demo.sh initramfs/pci
 	$(wildcard bats/*.bats bats/*.bash bats/*.ere bats/*/*.bats bats/boot/*.sh bats/harness/fixtures/*)
 
 .PHONY: all deps kernel image check check-quick stress fuzz fuzz-campaign fuzz-parsers demo shell deb check-deb bench bench-decode \
-	series-check refresh-patches help clean arm64-kernel arm64-boot
+	series-check refresh-patches help clean arm64-kernel arm64-boot arm64-image check-arm64
 all: image
 
 # Install what is missing, Debian packages only; a no-op when all are there.
@@ -218,27 +220,28 @@ $(BUILD)/boots.mk: $(wildcard bats/boots/*.boot) bats/harness/boots.sh
 	@bats/harness/boots.sh rules > $@
 include $(BUILD)/boots.mk
 
-# check TIERS: select the parts, run those out of date, sum up. First what
-# narrows each boot (its stamp), so that with -j make starts the parts in
-# the order given, longest first; the BAR probe goes before the first boot
-# that needs it.
+# check TIERS [ARCH DIR]: select the parts, run those out of date, sum
+# up. First what narrows each boot (its stamp), so that with -j make starts
+# the parts in the order given, longest first; the BAR probe goes before
+# the first boot that needs it. ARCH and DIR: another architecture's boots
+# and results (check-arm64).
 define check_run
-	@mkdir -p $(CHECK_DIR) && touch $(CHECK_DIR)/.started
-	@parts="$$(CHECK_DIR=$(CHECK_DIR) CHECK_BOOTS='$(BOOTS)' CHECK_BATS='$(BATS)' CHECK_TESTS='$(TESTS)' \
-		bats/harness/boots.sh parts $(1))" || exit 1; \
+	@mkdir -p $(or $(3),$(CHECK_DIR)) && touch $(or $(3),$(CHECK_DIR))/.started
+	@parts="$$(CHECK_DIR=$(or $(3),$(CHECK_DIR)) CHECK_BOOTS='$(BOOTS)' CHECK_BATS='$(BATS)' CHECK_TESTS='$(TESTS)' \
+		CHECK_ARCH=$(or $(2),x86_64) bats/harness/boots.sh parts $(1))" || exit 1; \
 	echo "check: $$parts"; \
 	targets="" sels=""; \
 	for part in $$parts; do \
-		[ "$(RERUN)" = 0 ] || rm -f $(CHECK_DIR)/$$part.ok; \
-		[ ! -f bats/boots/$$part.boot ] || sels="$$sels $(CHECK_DIR)/selection/$$part"; \
+		[ "$(RERUN)" = 0 ] || rm -f $(or $(3),$(CHECK_DIR))/$$part.ok; \
+		[ ! -f bats/boots/$$part.boot ] || sels="$$sels $(or $(3),$(CHECK_DIR))/selection/$$part"; \
 		if grep -qs _BAR0 bats/boots/$$part.boot; then \
-			case $$targets in *pci.env*) ;; *) targets="$$targets $(CHECK_DIR)/pci.env" ;; esac; \
+			case $$targets in *pci.env*) ;; *) targets="$$targets $(or $(3),$(CHECK_DIR))/pci.env" ;; esac; \
 		fi; \
-		targets="$$targets $(CHECK_DIR)/$$part.ok"; \
+		targets="$$targets $(or $(3),$(CHECK_DIR))/$$part.ok"; \
 	done; \
 	{ [ -z "$$sels" ] || $(MAKE) --no-print-directory -s $$sels; } && \
 	$(MAKE) --no-print-directory -k -j$(CHECK_JOBS) $$targets || true; \
-	bats/harness/summary.sh $(CHECK_DIR) $$parts
+	bats/harness/summary.sh $(or $(3),$(CHECK_DIR)) $$parts
 endef
 # The host's mmioctl first: decode.sh and the host tests share its build.
 # The kernel and the image are the boots' prerequisites, not check's: the
@@ -485,18 +488,20 @@ $(STOCK_IMAGE): $(STOCK_KERNEL) $(GUEST_FILES) $(MODULE_SRCS) $(TOOLS) $(MMIOCTL
 	@initramfs/build.sh $(abspath $@) $(abspath $(STOCK_DIR))/guest-root \
 		$(abspath $(STOCK_DIR))/module/mmiotouch.ko $(abspath $(TOOLS)) $(abspath $(MMIOCTL))
 
-# arm64, the first steps of issue 39 (docs/arm64-plan.md): the same tree
-# cross-built for qemu-system-aarch64 -M virt, mmiotrace off (no arm64
-# backend yet), and a boot that checks the guest comes up on every CPU
-# with the test devices. Not part of make check.
+# arm64 (issue 39, docs/arm64-plan.md): the same tree cross-built for
+# qemu-system-aarch64 -M virt; arm64-boot checks that the guest comes up
+# on every CPU with the test devices. The tracer's fragment goes in once
+# the tree's arm64 has the tracer (selects HAVE_MMIOTRACE_SUPPORT); until
+# then Kconfig would drop CONFIG_MMIOTRACE, which merge.sh refuses.
 ARM64_OBJ       := $(BUILD)/kobj-arm64
 ARM64_KERNEL    := $(ARM64_OBJ)/arch/arm64/boot/Image
 ARM64_CROSS     := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+ARM64_TRACER    := $(if $(shell grep -s HAVE_MMIOTRACE_SUPPORT $(SRC)/arch/arm64/Kconfig),kconfig/mmiotrace.config)
 ARM64_FRAGMENTS := kconfig/arm64/base.config kconfig/debug.config kconfig/kcov.config \
-	kconfig/arm64/devices.config
+	kconfig/arm64/devices.config $(ARM64_TRACER)
 ARM64_PACKAGES  := gcc-aarch64-linux-gnu qemu-system-arm
 
-$(ARM64_OBJ)/.config: $(SRC)/.applied $(ARM64_FRAGMENTS) kconfig/merge.sh
+$(ARM64_OBJ)/.config: $(SRC)/.applied $(ARM64_FRAGMENTS) kconfig/merge.sh $(wildcard $(SRC)/arch/arm64/Kconfig)
 	@$(MAKE) -s deps PACKAGES="$(ARM64_PACKAGES)"
 	@mkdir -p $(ARM64_OBJ)
 	@env $(ARM64_CROSS) kconfig/merge.sh $(SRC) $(ARM64_OBJ) $(ARM64_FRAGMENTS)
@@ -513,6 +518,79 @@ arm64-kernel: $(ARM64_KERNEL)
 
 arm64-boot: $(ARM64_KERNEL)
 	@initramfs/arm64-boot.sh $(ARM64_KERNEL) $(BUILD)/arm64-boot
+
+# The arm64 guest image: busybox, bash and trace-cmd (with its libraries)
+# from Debian's arm64 packages (initramfs/arm64-debs.sh: downloaded and
+# unpacked, never installed), the test modules built against the arm64
+# tree, mmioctl and the portable tools cross-built static (barmap, pio and
+# tfloop are x86's: user mappings, port I/O, the trap flag), nvme.ko.
+ARM64_DEBS       := $(BUILD)/arm64-debs
+ARM64_PACKAGE_LIST := busybox-static bash-static trace-cmd libtraceevent1 libtracefs1 libzstd1 libc6
+ARM64_MODULE_DIR := $(BUILD)/arm64-module
+ARM64_MODULE     := $(ARM64_MODULE_DIR)/mmiotouch.ko
+ARM64_MODROOT    := $(ARM64_OBJ)/modroot
+X86_TOOLS        := barmap pio tfloop
+ARM64_TOOLS      := $(patsubst bats/tools/%.c,$(BUILD)/arm64-tools/%, \
+	$(filter-out $(X86_TOOLS:%=bats/tools/%.c),$(wildcard bats/tools/*.c)))
+ARM64_MMIOCTL    := $(BUILD)/arm64-ctl-tool/static/mmioctl
+ARM64_IMAGE      := $(BUILD)/arm64-guest.cpio.gz
+
+$(ARM64_DEBS)/.unpacked: initramfs/arm64-debs.sh
+	@initramfs/arm64-debs.sh $(ARM64_DEBS) $(ARM64_PACKAGE_LIST)
+	@touch $@
+
+$(ARM64_MODROOT)/.installed: $(ARM64_KERNEL)
+	@rm -rf $(ARM64_MODROOT)
+	@$(MAKE) -s -C $(SRC) O=$(abspath $(ARM64_OBJ)) $(ARM64_CROSS) INSTALL_MOD_PATH=$(abspath $(ARM64_MODROOT)) \
+		INSTALL_MOD_STRIP=1 modules_install > $(ARM64_OBJ)/modules_install.log 2>&1 || \
+		{ cat $(ARM64_OBJ)/modules_install.log; exit 1; }
+	@touch $@
+
+$(ARM64_MODULE): $(MODULE_SRCS) $(ARM64_KERNEL) | $(ARM64_MODROOT)/.installed
+	@mkdir -p $(ARM64_MODULE_DIR)
+	@cp $(MODULE_SRCS) $(ARM64_MODULE_DIR)/
+	@$(MAKE) -s -C $(ARM64_OBJ) $(ARM64_CROSS) M=$(abspath $(ARM64_MODULE_DIR)) modules \
+		> $(ARM64_MODULE_DIR)/build.log 2>&1 || { cat $(ARM64_MODULE_DIR)/build.log; exit 1; }
+
+$(BUILD)/arm64-tools/%: bats/tools/%.c | deps
+	@$(MAKE) -s deps PACKAGES="$(ARM64_PACKAGES)"
+	@mkdir -p $(@D)
+	@aarch64-linux-gnu-gcc -static -O2 -Wall -Wextra -Werror -o $@ $<
+
+$(ARM64_MMIOCTL): $(CTL_SOURCES) | deps
+	@$(MAKE) -s deps PACKAGES="$(ARM64_PACKAGES)"
+	@$(MAKE) -s -C ctl-tool O=$(abspath $(BUILD))/arm64-ctl-tool CC=aarch64-linux-gnu-gcc $(abspath $@)
+
+$(ARM64_IMAGE): $(GUEST_FILES) $(ARM64_DEBS)/.unpacked $(ARM64_MODULE) $(ARM64_MODROOT)/.installed \
+		$(ARM64_TOOLS) $(ARM64_MMIOCTL)
+	@ARCH_ROOT=$(ARM64_DEBS)/root initramfs/build.sh $(abspath $@) $(abspath $(BUILD))/arm64-guest-root \
+		$(abspath $(ARM64_MODULE)) $(abspath $(ARM64_MODULE_DIR))/fuzztarget.ko $(abspath $(ARM64_MODROOT)) \
+		$(abspath $(ARM64_TOOLS)) $(abspath $(ARM64_MMIOCTL))
+arm64-image: $(ARM64_IMAGE)
+
+# make check-arm64: make check's guest tests on arm64, the boots whose
+# data files say ARCH=arm64 (each on -M virt at EL1 and at EL2 with VHE),
+# run in parallel the same way into build/check-arm64, judged the same way
+# (verdict.sh, splats.ere, oracle.py), ending with "N passed, N failed".
+# BOOTS, BATS, TESTS, RERUN narrow or force it as for make check.
+ARM64_BOOT_DEPS := $(ARM64_KERNEL) $(ARM64_MODULE) $(ARM64_MODROOT)/.installed $(ARM64_TOOLS) $(ARM64_MMIOCTL) \
+	initramfs/init initramfs/build.sh initramfs/pci.sh initramfs/run-qemu.sh \
+	bats/helpers.bash bats/splats.ere bats/harness/boot.sh \
+	bats/harness/part.sh bats/harness/verdict.sh bats/harness/oracle.py
+check-arm64: $(HOST_MMIOCTL)
+	@$(MAKE) -s deps PACKAGES="$(ARM64_PACKAGES)"
+	$(call check_run,quick,arm64,$(ARM64_CHECK_DIR))
+
+$(ARM64_CHECK_DIR)/selection/%: FORCE
+	@mkdir -p $(@D)
+	@sel=$$(CHECK_BATS='$(BATS)' CHECK_TESTS='$(TESTS)' bats/harness/boots.sh selection $*) && \
+		{ [ "$$sel" = "$$(cat $@ 2>/dev/null)" ] || echo "$$sel" > $@; }
+
+$(patsubst %,$(ARM64_CHECK_DIR)/%.ok,$(ARM64_BOOT_NAMES)): $(ARM64_CHECK_DIR)/%.ok: bats/boots/%.boot \
+		$(ARM64_CHECK_DIR)/selection/% $(ARM64_BOOT_DEPS) | $(ARM64_IMAGE)
+	@CHECK_BATS='$(BATS)' CHECK_TESTS='$(TESTS)' HOST_MMIOCTL=$(abspath $(HOST_MMIOCTL)) \
+		bats/harness/part.sh $(ARM64_CHECK_DIR) $* bats/harness/boot.sh \
+		$(ARM64_KERNEL) $(ARM64_IMAGE) $(ARM64_CHECK_DIR) $*
 
 # Build the kernel after every patch of the series, in a tree of its own
 # (FROM=N: from patch N on).
@@ -538,6 +616,7 @@ help:
 	@echo "make kernel | image  the patched guest kernel, the guest initramfs"
 	@echo "make refresh-patches write patches/ from the commits in build/linux"
 	@echo "make series-check    build the kernel after each patch of the series"
-	@echo "make arm64-boot      cross-build the tree for arm64 (mmiotrace off) and boot it on QEMU virt"
+	@echo "make arm64-boot      cross-build the tree for arm64 and boot it on QEMU virt"
+	@echo "make check-arm64     the guest tests on arm64 (QEMU virt at EL1 and EL2); ends 'N passed, N failed'"
 	@echo "make check SANITIZE=1  the same on a KASAN/UBSAN kernel (SANITIZE=kcsan: KCSAN)"
 	@echo "make clean           remove build/ (the extracted tree included)"

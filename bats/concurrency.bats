@@ -52,6 +52,7 @@ writer() { # writer SET ROUNDS
 # thread=single (2026-12-07): QEMU's code modification across vCPUs,
 # most likely.
 @test "concurrency: a step with the page present waits for another CPU's change of the leaf" {
+	require_arch x86_64 "orl_self's step with the page present, hold_leaf's kprobe on x86's set_leaf_armed()"
 	local go=$BATS_TEST_TMPDIR/go writer stepper stepping exposed
 	local writer_status stepper_status
 	dmesg_mark

@@ -99,8 +99,11 @@ changer() {
 
 # A read-modify-write of a traced page is single-stepped: the page stays
 # armed all along, so that no other CPU's access gets through untraced.
+# x86's OR to memory; arm64's LSE LDADD.
 @test "cpus: 100000 reads beside another CPU's read-modify-writes of the page are all traced" {
 	cpus=$(nproc)
+	rmw=orl_stepped
+	[ "$ARCH" != aarch64 ] || rmw=ldadd_w
 	echo 16384 > "$TRACING/buffer_size_kb"
 	# The reads' register is in the set, the one ORed beside it is not:
 	# those are stepped all the same, but not logged.
@@ -113,7 +116,7 @@ changer() {
 	for cpu in $(seq 1 $((cpus - 1))); do
 		# Paced: QEMU's log of every access is the bottleneck here.
 		taskset -c "$cpu" sh -c "while [ ! -e $stop ]; do
-			echo 'repeat 100 insn orl_stepped edu 0x4' > $TOUCH/ctl
+			echo 'repeat 100 insn $rmw edu 0x4' > $TOUCH/ctl
 			sleep 0.05; done" &
 		pids="$pids $!"
 	done

@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # A real driver nobody here wrote: the in-tree e1000, bound at boot to
-# QEMU's e1000, its BAR0 mapped since probe time. Traced as a user would:
-# mmioctl add-pci, on, ip link up and down, off. The device oracle compares
-# the accesses with QEMU's own record of them.
+# QEMU's e1000 (on arm64, e1000e and QEMU's e1000e: NIC_DRIVER,
+# NIC_DEVICE in helpers.bash), its BAR0 mapped since probe time. Traced as
+# a user would: mmioctl add-pci, on, ip link up and down, off. The device
+# oracle compares the accesses with QEMU's own record of them.
 
 load helpers
 
@@ -13,15 +14,15 @@ E1000_TCTL=0x400
 
 setup() {
 	mmio_setup
-	BDF=$(pci_bdf 0x8086 0x100e)
+	BDF=$(pci_bdf 0x8086 "$NIC_DEVICE")
 	BAR=$(e1000_bar0)
-	BAR_SIZE=$(pci_bar_size 0x8086 0x100e 0)
+	BAR_SIZE=$(pci_bar_size 0x8086 "$NIC_DEVICE" 0)
 	ip link set eth0 down
 }
 
 teardown() {
 	ip link set eth0 down || true
-	[ -e "/sys/bus/pci/devices/$BDF/driver" ] || echo "$BDF" > /sys/bus/pci/drivers/e1000/bind
+	[ -e "/sys/bus/pci/devices/$BDF/driver" ] || echo "$BDF" > /sys/bus/pci/drivers/$NIC_DRIVER/bind
 	mmio_teardown
 }
 
@@ -64,9 +65,9 @@ count_access() {
 	mmioctl add-pci "$BDF" 0
 	mmioctl on
 	OLD=$(mapping_id "$BAR")
-	echo "$BDF" > /sys/bus/pci/drivers/e1000/unbind
+	echo "$BDF" > /sys/bus/pci/drivers/$NIC_DRIVER/unbind
 	[ -z "$(mapping_id "$BAR")" ]
-	echo "$BDF" > /sys/bus/pci/drivers/e1000/bind
+	echo "$BDF" > /sys/bus/pci/drivers/$NIC_DRIVER/bind
 	NEW=$(mapping_id "$BAR")
 	[ "$NEW" -gt "$OLD" ]
 	oracle_record e1000-rebind "$BAR" "$BAR_SIZE" 4

@@ -11,6 +11,12 @@
 
 load helpers
 
+# arm64's instruction forms: emulate-a64.bats.
+setup() {
+	require_arch x86_64 "x86 instruction forms"
+	mmio_setup
+}
+
 # assert_insn_result NAME OFFSET EXPECTED: run one instruction form of the
 # test module on vga at OFFSET; it left EXPECTED in its register.
 assert_insn_result() {

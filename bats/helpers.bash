@@ -7,8 +7,19 @@ TOUCH=/sys/kernel/debug/mmiotouch
 MODULES=/opt/mmio/modules
 PAGE_TABLES=/sys/kernel/debug/page_tables/kernel
 # Records for the device oracle, compared with QEMU's own log after the
-# boot (bats/harness/oracle.py).
-ORACLE=/dev/ttyS2
+# boot (bats/harness/oracle.py): x86's third UART, or what the kernel
+# command line names (arm64: a virtio console, initramfs/run-qemu.sh).
+ORACLE=${mmio_oracle:-/dev/ttyS2}
+# The guest's architecture, as uname -m says (initramfs/init asks once).
+ARCH=${MMIO_ARCH:-$(uname -m)}
+# The in-tree Intel NIC driver that the tests trace, bound at boot: e1000
+# on x86, e1000e (QEMU's 82574L) on arm64's virt; their registers that the
+# tests count are at the same offsets.
+if [ "$ARCH" = aarch64 ]; then
+	NIC_DRIVER=e1000e NIC_DEVICE=0x10d3
+else
+	NIC_DRIVER=e1000 NIC_DEVICE=0x100e
+fi
 
 . /opt/mmio/pci.sh
 
@@ -27,6 +38,13 @@ mmio_teardown() {
 
 setup() { mmio_setup; }
 teardown() { mmio_teardown; }
+
+# require_arch ARCH REASON: skip the test unless the guest is ARCH
+# (x86_64 or aarch64, as uname -m says), saying why it needs it. Called
+# first in a test, or in a file's setup_file() for every test of it.
+require_arch() {
+	[ "$ARCH" = "$1" ] || skip "$1 only: $2"
+}
 
 load_touch_module() {
 	[ -d "$TOUCH" ] || insmod "$MODULES/mmiotouch.ko"
@@ -66,7 +84,7 @@ BUFFER_SIZE_FILE=/tmp/mmio-buffer_size_kb
 # and put every control back to its default.
 reset_state() {
 	local target
-	for target in edu vga ivshmem isa; do
+	for target in edu vga ivshmem isa cmb; do
 		echo "unmap $target" > "$TOUCH/ctl" 2>/dev/null || true
 	done
 	echo vunmap > "$TOUCH/ctl" 2>/dev/null || true
@@ -79,7 +97,8 @@ reset_state() {
 	cat "$BUFFER_SIZE_FILE" > "$TRACING/buffer_size_kb"
 	if [ -d "$MMIOTRACE" ]; then
 		: > "$MMIOTRACE/ranges"
-		: > "$MMIOTRACE/ports"
+		# Port I/O tracing is x86's (CONFIG_MMIOTRACE_PORTS).
+		[ ! -e "$MMIOTRACE/ports" ] || : > "$MMIOTRACE/ports"
 		: > "$MMIOTRACE/overrides"
 		: > "$MMIOTRACE/feed"
 		echo 0 > "$MMIOTRACE/trace_pc"

@@ -4,6 +4,11 @@
 
 load helpers
 
+setup() {
+	require_arch x86_64 "the ISA hole"
+	mmio_setup
+}
+
 @test "isa: on by default, a mapping at 0xa0000 is traced" {
 	[ "$(cat "$MMIOTRACE/trace_isa")" = 1 ]
 	tracer_on

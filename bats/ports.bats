@@ -13,6 +13,7 @@ PORTS=$MMIOTRACE/ports
 CMOS_EQUIPMENT=0x14	# a CMOS byte that does not change
 
 setup() {
+	require_arch x86_64 "port I/O"
 	mmio_setup
 	dmesg_mark
 }

@@ -5,6 +5,11 @@
 
 load helpers
 
+setup() {
+	require_arch x86_64 "the leaves' levels from x86's page-table dump (page_level)"
+	mmio_setup
+}
+
 WINDOW=0x10000000
 
 @test "scale: 256 MiB of 4k leaves arm and disarm, no lockup or stall" {

@@ -7,6 +7,7 @@
 load helpers
 
 setup() {
+	require_arch x86_64 "user-mode accesses (the tracer arms no user mapping on arm64)"
 	mmio_setup
 	set_ranges "$EDU 4k"
 	tracer_on

@@ -11,6 +11,7 @@
 load helpers
 
 setup() {
+	require_arch x86_64 "user mappings (the tracer arms no user mapping on arm64)"
 	mmio_setup
 	EDU_DEV=$(pci_dev 0x1234 0x11e8)
 	RES0=$EDU_DEV/resource0

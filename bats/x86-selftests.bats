@@ -30,6 +30,7 @@
 load helpers
 
 setup() {
+	require_arch x86_64 "the kernel's x86 selftests"
 	mmio_setup
 	RES0=$(pci_dev 0x1234 0x11e8)/resource0
 }

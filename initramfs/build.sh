@@ -4,21 +4,27 @@
 # usage: build.sh OUT.cpio.gz STAGING_DIR FILE...
 #   FILE: a .ko goes to /opt/mmio/modules, a directory is a modules_install
 #   root (its lib/modules, for modprobe), an executable goes to /usr/bin.
+# ARCH_ROOT: another architecture's image (arm64): busybox, bash and
+# trace-cmd with its libraries from Debian's packages of that architecture
+# unpacked there (initramfs/arm64-debs.sh) instead of this machine's.
 set -eu
 out=$1 staging=$2
 shift 2
 top=$(cd "$(dirname "$0")/.." && pwd)
+arch_root=${ARCH_ROOT:+$(cd "$ARCH_ROOT" && pwd)}
 
 rm -rf "$staging"
 mkdir -p "$staging"
 cd "$staging"
 mkdir -p bin sbin usr/bin usr/sbin usr/lib usr/libexec etc root tmp proc sys dev \
 	opt/mmio/modules
-install -m 0755 /bin/busybox bin/busybox
-for applet in $(bin/busybox --list-full); do
+install -m 0755 "$arch_root/bin/busybox" bin/busybox
+# The applets of this machine's busybox-static: another architecture's
+# cannot run here, and Debian builds them alike.
+for applet in $(/bin/busybox --list-full); do
 	[ -e "$applet" ] || ln -s /bin/busybox "$applet"
 done
-install -m 0755 /bin/bash-static bin/bash
+install -m 0755 "$arch_root/bin/bash-static" bin/bash
 cp -a /usr/lib/bats-core usr/lib/
 cp -a /usr/libexec/bats-core usr/libexec/
 install -m 0755 /usr/bin/bats usr/bin/bats
@@ -32,8 +38,31 @@ copy_dynamic() {
 		[ -e ".$lib" ] || install -D -m 0755 "$lib" ".$lib"
 	done
 }
+
+# copy_foreign BINARY: the same from ARCH_ROOT, whose programs ldd cannot
+# run: the loader and the libraries that readelf names, found in its
+# library directories, recursively.
+copy_foreign() {
+	local path=$1 lib dir found
+	[ ! -e ".$path" ] || return 0
+	install -D -m 0755 "$arch_root$path" ".$path"
+	lib=$(readelf -l "$arch_root$path" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
+	if [ -n "$lib" ] && [ ! -e ".$lib" ]; then
+		mkdir -p ".$(dirname "$lib")"
+		cp -a "$arch_root$lib" ".$lib"
+		copy_foreign "$(dirname "$lib")/$(readlink "$arch_root$lib")"
+	fi
+	for lib in $(readelf -d "$arch_root$path" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+		found=""
+		for dir in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu; do
+			[ -e "$arch_root$dir/$lib" ] && { found=$dir/$lib; break; }
+		done
+		[ -n "$found" ] || { echo "image: $path needs $lib, not in $arch_root" >&2; exit 1; }
+		copy_foreign "$found"
+	done
+}
 # trace-cmd, to record the mmiotrace events as users do.
-copy_dynamic /usr/bin/trace-cmd
+if [ -n "$arch_root" ]; then copy_foreign /usr/bin/trace-cmd; else copy_dynamic /usr/bin/trace-cmd; fi
 
 cat > etc/passwd <<'PASSWD'
 root:x:0:0:root:/root:/bin/sh

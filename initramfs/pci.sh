@@ -51,5 +51,6 @@ pci_bar_size() {
 edu_bar0() { pci_bar 0x1234 0x11e8 0; }
 vga_bar0() { pci_bar 0x1234 0x1111 0; }
 ivshmem_bar2() { pci_bar 0x1af4 0x1110 2; }
-e1000_bar0() { pci_bar 0x8086 0x100e 0; }
+# The NIC: e1000's, or NIC_DEVICE's (bats/helpers.bash: e1000e on arm64).
+e1000_bar0() { pci_bar 0x8086 "${NIC_DEVICE:-0x100e}" 0; }
 nvme_bar0() { pci_bar 0x1b36 0x0010 0; }

@@ -10,6 +10,7 @@
 load ../helpers
 
 setup() {
+	require_arch x86_64 "x86 machine checks"
 	mmio_setup
 	RES0=$(pci_dev 0x1234 0x11e8)/resource0
 }

@@ -21,7 +21,7 @@ files=$("$here/boots.sh" files "$name")
 # (an absolute path: gdb takes a relative one for a host name).
 HOST_DIR=$(cd "$outdir" && pwd)/$name.host
 TIER="" TESTS="" COMMAND="" CPUS=2 TIMEOUT=300 TEST_TIMEOUT=120 ARGS="" QEMU="" ORACLE=no \
-	REBOOT=no DEATH="" ENV="" DECODE=no DEPS="" HOST=""
+	REBOOT=no DEATH="" ENV="" DECODE=no DEPS="" HOST="" ARCH=x86_64
 . "$top/bats/boots/$name.boot"
 # Narrowed: some of its files, or some of their tests.
 narrowed=no
@@ -35,6 +35,7 @@ if [ -z "$COMMAND" ]; then
 	done
 fi
 options=(-t $((TIMEOUT * scale)) -c "$CPUS")
+[ "$ARCH" = x86_64 ] || options+=(-A "$ARCH")
 [ "$ORACLE" != yes ] || options+=(-T)
 [ "$REBOOT" != yes ] || options+=(-R)
 [ -z "$ARGS" ] || options+=(-k "$ARGS")
@@ -54,7 +55,7 @@ run_guest() {
 	[ -z "$HOST" ] || wait "$host_pid" || true
 }
 
-echo "check: boot $name: $CPUS CPUs, $(echo $files)${filter:+ (tests matching '$filter')} (log: $outdir/$name/console.log)" >&2
+echo "check: boot $name: $([ "$ARCH" = x86_64 ] || echo "$ARCH, ")$CPUS CPUs, $(echo $files)${filter:+ (tests matching '$filter')} (log: $outdir/$name/console.log)" >&2
 run_guest
 # A TCG guest has, rarely, stopped for good before init (seen once on 4
 # vCPUs: the console ends in a built-in driver's probe, no stall report,

@@ -7,7 +7,10 @@
  *   edu      BAR0 of QEMU's edu device (1234:11e8), 1M
  *   vga      BAR0 (framebuffer) of QEMU's std VGA (1234:1111), 16M
  *   ivshmem  BAR2 (shared memory) of QEMU's ivshmem-plain (1af4:1110)
- *   isa      the legacy VGA window in the ISA hole, physical 0xa0000
+ *   isa      the legacy VGA window in the ISA hole, physical 0xa0000 (x86)
+ *   cmb      BAR2 of QEMU's nvme (1b36:0010) with cmb_size_mb: its
+ *            controller memory buffer, an MMIO region that reads back what
+ *            was written at every width, each access in QEMU's log (arm64)
  *
  * Commands, one per write to /sys/kernel/debug/mmiotouch/ctl:
  *   map TARGET [OFFSET SIZE]          ioremap a window (default 0 0x1000)
@@ -17,8 +20,9 @@
  *   write TARGET WIDTH OFFSET VALUE   writeb/w/l/q
  *   repeat COUNT read|write|insn ...  the same access COUNT times
  *   insn NAME TARGET OFFSET [VALUE]   one instruction of a given form, see
- *                                     insn_forms[] (extensions, AH,
- *                                     immediates, read-modify-writes, SSE)
+ *                                     insn_forms[] (x86: extensions, AH,
+ *                                     immediates, read-modify-writes, SSE;
+ *                                     arm64: the A64 loads and stores)
  *   string OP WIDTH DIR TARGET OFFSET COUNT
  *                                     OP movs_in (MMIO to the buffer),
  *                                     movs_out (buffer to MMIO) or stos
@@ -27,8 +31,10 @@
  *                                     elements, or one element without REP
  *                                     when COUNT is 0; OFFSET is the first
  *                                     element, the highest one for back
+ *                                     (x86)
  *   copy WIDTH SRC SRC_OFFSET DST DST_OFFSET COUNT
  *                                     REP MOVS from one mapping to another
+ *                                     (x86)
  *   fromio TARGET OFFSET LEN          memcpy_fromio() into the buffer
  *   toio TARGET OFFSET LEN            memcpy_toio() from the buffer
  *   setio TARGET OFFSET LEN BYTE      memset_io()
@@ -62,8 +68,12 @@
  * "value" holds the last value read (for insn: the whole destination
  * register afterwards), "elapsed_ns" the duration of the last
  * read/write/repeat/remap command, "buffer" the bytes of the last movs_in
- * or fromio in hex, "mapped" a "TARGET VIRT SIZE" line per mapped target.
- * Any malformed command fails with EINVAL and changes nothing.
+ * or fromio in hex, "mapped" a "TARGET VIRT SIZE" line per mapped target;
+ * on arm64, "value2" the second register of the last insn of a pair (or
+ * what an exclusive pair loaded, or a 16-byte access's high half) and
+ * "base" the distance from the access of its base register after the last
+ * insn with writeback. Any malformed command fails with EINVAL and changes
+ * nothing; string, copy and pio (port I/O) are x86's, EOPNOTSUPP elsewhere.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -83,8 +93,15 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#ifdef CONFIG_X86
 #include <asm/fpu/api.h>
 #include <asm/ibt.h>
+#endif
+#ifdef CONFIG_ARM64
+#include <asm/cpufeature.h>
+#include <asm/neon.h>
+#include <asm/sysreg.h>
+#endif
 
 #define CMD_MAX		128
 #define DEFAULT_WINDOW	0x1000
@@ -113,8 +130,11 @@ static struct target targets[] = {
 	{ .name = "edu", .vendor = 0x1234, .device = 0x11e8, .bar = 0 },
 	{ .name = "vga", .vendor = 0x1234, .device = 0x1111, .bar = 0 },
 	{ .name = "ivshmem", .vendor = 0x1af4, .device = 0x1110, .bar = 2 },
+#ifdef CONFIG_X86
 	{ .name = "isa", .fixed_start = ISA_VGA_START,
 	  .fixed_size = ISA_VGA_SIZE },
+#endif
+	{ .name = "cmb", .vendor = 0x1b36, .device = 0x0010, .bar = 2 },
 };
 
 /*
@@ -341,11 +361,13 @@ static int do_hold(int argc, char **argv, const char *symbol, bool sleeps)
 		hold_ms = 0;
 		return ret;
 	}
-	/* The function itself, before the ENDBR that the probe skips. */
 	copy_thread_fn = (void *)hold_kprobe.addr;
+#ifdef CONFIG_X86
+	/* The function itself, before the ENDBR that the probe skips. */
 	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
 	    is_endbr(*(u32 *)((unsigned long)hold_kprobe.addr - ENDBR_INSN_SIZE)))
 		copy_thread_fn = (void *)hold_kprobe.addr - ENDBR_INSN_SIZE;
+#endif
 	return 0;
 }
 
@@ -450,6 +472,14 @@ static int do_access(int argc, char **argv, u64 count)
  * is traced and what it leaves in its register. Reads start from a
  * register holding REG_FILL, so that what an instruction keeps of it shows.
  */
+struct insn_form {
+	const char *name;
+	unsigned int width;		/* of the memory operand */
+	u64 (*run)(void __iomem *p, u64 value);
+	bool (*usable)(void);		/* NULL: on every CPU */
+};
+
+#ifdef CONFIG_X86
 static u64 insn_movb_ah(void __iomem *p, u64 v)
 {
 	v = REG_FILL;
@@ -637,12 +667,6 @@ static u64 insn_pushq(void __iomem *p, u64 v)
 	return v;
 }
 
-struct insn_form {
-	const char *name;
-	unsigned int width;		/* of the memory operand */
-	u64 (*run)(void __iomem *p, u64 value);
-};
-
 static const struct insn_form insn_forms[] = {
 	{ "movb_ah", 1, insn_movb_ah },
 	{ "movb_from_ah", 1, insn_movb_from_ah },
@@ -668,6 +692,358 @@ static const struct insn_form insn_forms[] = {
 	{ "movdqu_xmm", 16, insn_movdqu_xmm },
 	{ "pushq", 8, insn_pushq },
 };
+#elif defined(CONFIG_ARM64)
+/*
+ * The A64 loads and stores, one instruction of each form on the register
+ * at p, so that a test can compare the device's record of each with the
+ * trace. The effective address is always p: forms with an offset start
+ * their base register elsewhere. Loads start from a register holding
+ * REG_FILL, so that what a W-register load keeps of it shows (nothing);
+ * stores store VALUE, masked to their width, and return what they stored.
+ * A pair's second register goes to insn_value2 ("value2": its first is
+ * "value"); a form with writeback leaves its base register's distance
+ * from p in insn_base ("base").
+ */
+static u64 insn_value2;
+static long insn_base;
+
+#define A64_LOAD(name, asm_insn)					\
+static u64 insn_##name(void __iomem *p, u64 v)				\
+{									\
+	v = REG_FILL;							\
+	asm volatile(asm_insn : "+r" (v) : "r" (p) : "memory");		\
+	return v;							\
+}
+
+#define A64_STORE(name, asm_insn, mask)					\
+static u64 insn_##name(void __iomem *p, u64 v)				\
+{									\
+	v &= mask;							\
+	asm volatile(asm_insn : : "r" (v), "r" (p) : "memory");		\
+	return v;							\
+}
+
+A64_LOAD(ldrb, "ldrb %w0, [%1]")
+A64_LOAD(ldrh, "ldrh %w0, [%1]")
+A64_LOAD(ldr_w, "ldr %w0, [%1]")
+A64_LOAD(ldr_x, "ldr %0, [%1]")
+A64_LOAD(ldrsb_w, "ldrsb %w0, [%1]")
+A64_LOAD(ldrsb_x, "ldrsb %0, [%1]")
+A64_LOAD(ldrsh_w, "ldrsh %w0, [%1]")
+A64_LOAD(ldrsh_x, "ldrsh %0, [%1]")
+A64_LOAD(ldrsw, "ldrsw %0, [%1]")
+A64_LOAD(ldar_w, "ldar %w0, [%1]")
+A64_LOAD(ldar_x, "ldar %0, [%1]")
+A64_STORE(strb, "strb %w0, [%1]", 0xff)
+A64_STORE(strh, "strh %w0, [%1]", 0xffff)
+A64_STORE(str_w, "str %w0, [%1]", 0xffffffff)
+A64_STORE(str_x, "str %0, [%1]", ~0UL)
+A64_STORE(stlr_w, "stlr %w0, [%1]", 0xffffffff)
+A64_STORE(stlr_x, "stlr %0, [%1]", ~0UL)
+
+/* An unsigned, scaled 12-bit offset: 32 doublewords. */
+static u64 insn_ldr_x_imm(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("ldr %0, [%1, #256]" : "+r" (v) : "r" (p - 256) : "memory");
+	return v;
+}
+
+/* Unscaled 9-bit offsets, unaligned ones among them. */
+static u64 insn_ldur_w(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("ldur %w0, [%1, #-3]" : "+r" (v) : "r" (p + 3) : "memory");
+	return v;
+}
+
+static u64 insn_ldur_x(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("ldur %0, [%1, #255]" : "+r" (v) : "r" (p - 255) : "memory");
+	return v;
+}
+
+static u64 insn_stur_w(void __iomem *p, u64 v)
+{
+	v &= 0xffffffff;
+	asm volatile("stur %w0, [%1, #-1]" : : "r" (v), "r" (p + 1) : "memory");
+	return v;
+}
+
+/* Register offsets: shifted, and 32-bit indices zero- or sign-extended. */
+static u64 insn_ldr_x_lsl(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("ldr %0, [%1, %2, lsl #3]"
+		     : "+r" (v) : "r" (p - 8), "r" (1UL) : "memory");
+	return v;
+}
+
+/* UXTW takes the index's low 32 bits only. */
+static u64 insn_ldr_w_uxtw(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("ldr %w0, [%1, %w2, uxtw #2]"
+		     : "+r" (v) : "r" (p - 4), "r" (0xdead000000000001UL) : "memory");
+	return v;
+}
+
+static u64 insn_ldrh_sxtw(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("ldrh %w0, [%1, %w2, sxtw #1]"
+		     : "+r" (v) : "r" (p + 2), "r" (0xffffffffUL) : "memory");
+	return v;
+}
+
+static u64 insn_ldrb_reg(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("ldrb %w0, [%1, %2]" : "+r" (v) : "r" (p - 16), "r" (16UL) : "memory");
+	return v;
+}
+
+static u64 insn_str_w_sxtw(void __iomem *p, u64 v)
+{
+	v &= 0xffffffff;
+	asm volatile("str %w0, [%1, %w2, sxtw]"
+		     : : "r" (v), "r" (p + 4), "r" (0xfffffffcUL) : "memory");
+	return v;
+}
+
+/* XZR as the stored register: __raw_writeq(0, p) compiles to this. */
+static u64 insn_str_xzr(void __iomem *p, u64 v)
+{
+	asm volatile("str xzr, [%0]" : : "r" (p) : "memory");
+	return 0;
+}
+
+/* Pre- and post-index: the base register is written back. */
+static u64 insn_ldr_x_pre(void __iomem *p, u64 v)
+{
+	void __iomem *base = p - 8;
+
+	v = REG_FILL;
+	asm volatile("ldr %0, [%1, #8]!" : "+r" (v), "+r" (base) : : "memory");
+	insn_base = base - p;
+	return v;
+}
+
+static u64 insn_ldr_w_post(void __iomem *p, u64 v)
+{
+	void __iomem *base = p;
+
+	v = REG_FILL;
+	asm volatile("ldr %w0, [%1], #4" : "+r" (v), "+r" (base) : : "memory");
+	insn_base = base - p;
+	return v;
+}
+
+static u64 insn_str_x_pre(void __iomem *p, u64 v)
+{
+	void __iomem *base = p + 8;
+
+	asm volatile("str %1, [%0, #-8]!" : "+r" (base) : "r" (v) : "memory");
+	insn_base = base - p;
+	return v;
+}
+
+static u64 insn_strb_post(void __iomem *p, u64 v)
+{
+	void __iomem *base = p;
+
+	v &= 0xff;
+	asm volatile("strb %w1, [%0], #-1" : "+r" (base) : "r" (v) : "memory");
+	insn_base = base - p;
+	return v;
+}
+
+/* Pairs: the second register stores ~VALUE. */
+static u64 insn_ldp_w(void __iomem *p, u64 v)
+{
+	u64 v2 = REG_FILL;
+
+	v = REG_FILL;
+	asm volatile("ldp %w0, %w1, [%2]" : "+r" (v), "+r" (v2) : "r" (p) : "memory");
+	insn_value2 = v2;
+	return v;
+}
+
+static u64 insn_ldp_x(void __iomem *p, u64 v)
+{
+	u64 v2 = REG_FILL;
+
+	v = REG_FILL;
+	asm volatile("ldp %0, %1, [%2]" : "+r" (v), "+r" (v2) : "r" (p) : "memory");
+	insn_value2 = v2;
+	return v;
+}
+
+static u64 insn_ldpsw(void __iomem *p, u64 v)
+{
+	u64 v2 = REG_FILL;
+
+	v = REG_FILL;
+	asm volatile("ldpsw %0, %1, [%2]" : "+r" (v), "+r" (v2) : "r" (p) : "memory");
+	insn_value2 = v2;
+	return v;
+}
+
+static u64 insn_stp_w(void __iomem *p, u64 v)
+{
+	v &= 0xffffffff;
+	insn_value2 = ~v & 0xffffffff;
+	asm volatile("stp %w0, %w1, [%2]" : : "r" (v), "r" (insn_value2), "r" (p) : "memory");
+	return v;
+}
+
+static u64 insn_stp_x(void __iomem *p, u64 v)
+{
+	insn_value2 = ~v;
+	asm volatile("stp %0, %1, [%2]" : : "r" (v), "r" (insn_value2), "r" (p) : "memory");
+	return v;
+}
+
+/*
+ * What the tracer cannot emulate. An exclusive load, its monitor cleared;
+ * an exclusive pair, which returns STXR's status (0: stored) with what
+ * LDXR read in value2.
+ */
+static u64 insn_ldxr_x(void __iomem *p, u64 v)
+{
+	v = REG_FILL;
+	asm volatile("ldxr %0, [%1]\n\tclrex" : "+r" (v) : "r" (p) : "memory");
+	return v;
+}
+
+static u64 insn_stxr_w(void __iomem *p, u64 v)
+{
+	u64 status = REG_FILL, old = REG_FILL;
+
+	v &= 0xffffffff;
+	asm volatile("ldxr %w1, [%2]\n\tstxr %w0, %w3, [%2]"
+		     : "+&r" (status), "+&r" (old) : "r" (p), "r" (v) : "memory");
+	insn_value2 = old;
+	return status;
+}
+
+/*
+ * LSE atomics (forms that need them fail with EOPNOTSUPP on a CPU
+ * without): the old value comes back in the register. CAS compares with
+ * VALUE's high 32 bits and stores its low 32 bits.
+ */
+static u64 insn_ldadd_w(void __iomem *p, u64 v)
+{
+	u64 old = REG_FILL;
+
+	asm volatile(".arch_extension lse\n\tldadd %w2, %w0, [%1]"
+		     : "+r" (old) : "r" (p), "r" (v) : "memory");
+	return old;
+}
+
+static u64 insn_swp_x(void __iomem *p, u64 v)
+{
+	u64 old = REG_FILL;
+
+	asm volatile(".arch_extension lse\n\tswp %2, %0, [%1]"
+		     : "+r" (old) : "r" (p), "r" (v) : "memory");
+	return old;
+}
+
+static u64 insn_cas_w(void __iomem *p, u64 v)
+{
+	u64 compare = v >> 32;
+
+	asm volatile(".arch_extension lse\n\tcas %w0, %w2, [%1]"
+		     : "+r" (compare) : "r" (p), "r" (v & 0xffffffff) : "memory");
+	return compare;
+}
+
+/*
+ * A 16-byte SIMD load and store through q0, between kernel_neon_begin()
+ * and kernel_neon_end() (the kernel is built without FP/SIMD, so v0 is
+ * this asm's, and cannot be named a clobber). The store's high half is
+ * ~VALUE; the load's high half goes to value2.
+ */
+static u64 insn_ldr_q(void __iomem *p, u64 v)
+{
+	u64 hi;
+
+	kernel_neon_begin();
+	asm volatile(".arch_extension simd\n\tldr q0, [%2]\n\t"
+		     "umov %0, v0.d[0]\n\tumov %1, v0.d[1]"
+		     : "=r" (v), "=r" (hi) : "r" (p) : "memory");
+	kernel_neon_end();
+	insn_value2 = hi;
+	return v;
+}
+
+static u64 insn_str_q(void __iomem *p, u64 v)
+{
+	insn_value2 = ~v;
+	kernel_neon_begin();
+	asm volatile(".arch_extension simd\n\tmov v0.d[0], %0\n\t"
+		     "mov v0.d[1], %1\n\tstr q0, [%2]"
+		     : : "r" (v), "r" (insn_value2), "r" (p) : "memory");
+	kernel_neon_end();
+	return v;
+}
+
+/* LSE's atomics, as ID_AA64ISAR0_EL1 says (the kernel may be built without). */
+static bool cpu_has_lse(void)
+{
+	return cpuid_feature_extract_unsigned_field(read_sysreg_s(SYS_ID_AA64ISAR0_EL1),
+						    ID_AA64ISAR0_EL1_ATOMIC_SHIFT) >= 2;
+}
+
+static const struct insn_form insn_forms[] = {
+	{ "ldrb", 1, insn_ldrb },
+	{ "ldrh", 2, insn_ldrh },
+	{ "ldr_w", 4, insn_ldr_w },
+	{ "ldr_x", 8, insn_ldr_x },
+	{ "ldrsb_w", 1, insn_ldrsb_w },
+	{ "ldrsb_x", 1, insn_ldrsb_x },
+	{ "ldrsh_w", 2, insn_ldrsh_w },
+	{ "ldrsh_x", 2, insn_ldrsh_x },
+	{ "ldrsw", 4, insn_ldrsw },
+	{ "ldr_x_imm", 8, insn_ldr_x_imm },
+	{ "ldur_w", 4, insn_ldur_w },
+	{ "ldur_x", 8, insn_ldur_x },
+	{ "ldr_x_lsl", 8, insn_ldr_x_lsl },
+	{ "ldr_w_uxtw", 4, insn_ldr_w_uxtw },
+	{ "ldrh_sxtw", 2, insn_ldrh_sxtw },
+	{ "ldrb_reg", 1, insn_ldrb_reg },
+	{ "ldr_x_pre", 8, insn_ldr_x_pre },
+	{ "ldr_w_post", 4, insn_ldr_w_post },
+	{ "ldp_w", 8, insn_ldp_w },
+	{ "ldp_x", 16, insn_ldp_x },
+	{ "ldpsw", 8, insn_ldpsw },
+	{ "ldar_w", 4, insn_ldar_w },
+	{ "ldar_x", 8, insn_ldar_x },
+	{ "strb", 1, insn_strb },
+	{ "strh", 2, insn_strh },
+	{ "str_w", 4, insn_str_w },
+	{ "str_x", 8, insn_str_x },
+	{ "str_xzr", 8, insn_str_xzr },
+	{ "stur_w", 4, insn_stur_w },
+	{ "str_w_sxtw", 4, insn_str_w_sxtw },
+	{ "str_x_pre", 8, insn_str_x_pre },
+	{ "strb_post", 1, insn_strb_post },
+	{ "stp_w", 8, insn_stp_w },
+	{ "stp_x", 16, insn_stp_x },
+	{ "stlr_w", 4, insn_stlr_w },
+	{ "stlr_x", 8, insn_stlr_x },
+	{ "ldxr_x", 8, insn_ldxr_x },
+	{ "stxr_w", 4, insn_stxr_w },
+	{ "ldadd_w", 4, insn_ldadd_w, cpu_has_lse },
+	{ "swp_x", 8, insn_swp_x, cpu_has_lse },
+	{ "cas_w", 4, insn_cas_w, cpu_has_lse },
+	{ "ldr_q", 16, insn_ldr_q },
+	{ "str_q", 16, insn_str_q },
+};
+
+#endif
 
 /* argv: insn NAME TARGET OFFSET [VALUE] */
 static int do_insn(int argc, char **argv, u64 count)
@@ -685,6 +1061,8 @@ static int do_insn(int argc, char **argv, u64 count)
 			form = &insn_forms[i];
 	if (!form || (argc == 5 && kstrtou64(argv[4], 0, &value)))
 		return -EINVAL;
+	if (form->usable && !form->usable())
+		return -EOPNOTSUPP;
 	ret = target_span_str(argv[2], argv[3], form->width, &p);
 	if (ret)
 		return ret;
@@ -696,6 +1074,7 @@ static int do_insn(int argc, char **argv, u64 count)
 	return 0;
 }
 
+#ifdef CONFIG_X86
 /*
  * REP MOVS or STOS of @count elements of @width bytes, or one element
  * without REP when @count is 0. The asm strings need the width and the
@@ -743,6 +1122,8 @@ static void string_op_back(bool movs, unsigned int width, void *dst,
 	local_irq_restore(flags);
 }
 
+#endif
+
 static void fill_buffer(u64 seed)
 {
 	size_t i;
@@ -751,6 +1132,8 @@ static void fill_buffer(u64 seed)
 		buffer[i] = seed + i;
 	fill_seed = seed;
 }
+
+#ifdef CONFIG_X86
 
 /* argv: string OP WIDTH DIR TARGET OFFSET COUNT */
 static int do_string(int argc, char **argv)
@@ -822,6 +1205,7 @@ static int do_copy(int argc, char **argv)
 	string_op(true, width, (void __force *)dst, (void __force *)src, count, 0);
 	return 0;
 }
+#endif
 
 /* argv: fromio|toio TARGET OFFSET LEN, setio TARGET OFFSET LEN BYTE */
 static int do_io_helper(int argc, char **argv)
@@ -850,6 +1234,7 @@ static int do_io_helper(int argc, char **argv)
 	return 0;
 }
 
+#ifdef CONFIG_X86
 /*
  * Port I/O, as a driver does it (bats/ports.bats): argv: pio in WIDTH PORT,
  * pio out WIDTH PORT VALUE, pio ins WIDTH PORT COUNT (into the buffer),
@@ -914,6 +1299,23 @@ static int do_pio(int argc, char **argv, u64 count)
 	}
 	return 0;
 }
+#else
+/* No string instructions, no port I/O. */
+static int do_string(int argc, char **argv)
+{
+	return -EOPNOTSUPP;
+}
+
+static int do_copy(int argc, char **argv)
+{
+	return -EOPNOTSUPP;
+}
+
+static int do_pio(int argc, char **argv, u64 count)
+{
+	return -EOPNOTSUPP;
+}
+#endif
 
 /* argv: remap COUNT TARGET */
 static int do_remap(int argc, char **argv)
@@ -1130,6 +1532,9 @@ static int value_get(void *data, u64 *val)
 }
 DEFINE_DEBUGFS_ATTRIBUTE(value_fops, value_get, NULL, "0x%llx\n");
 DEFINE_DEBUGFS_ATTRIBUTE(elapsed_fops, value_get, NULL, "%llu\n");
+#ifdef CONFIG_ARM64
+DEFINE_DEBUGFS_ATTRIBUTE(signed_fops, value_get, NULL, "%lld\n");
+#endif
 
 /* "buffer": the bytes of the last movs_in or fromio, in hex, one line. */
 static int buffer_show(struct seq_file *m, void *v)
@@ -1170,6 +1575,12 @@ static int __init mmiotouch_init(void)
 				   &elapsed_fops);
 	debugfs_create_file("buffer", 0400, touch_dir, NULL, &buffer_fops);
 	debugfs_create_file("mapped", 0400, touch_dir, NULL, &mapped_fops);
+#ifdef CONFIG_ARM64
+	debugfs_create_file_unsafe("value2", 0400, touch_dir, &insn_value2,
+				   &value_fops);
+	debugfs_create_file_unsafe("base", 0400, touch_dir, &insn_base,
+				   &signed_fops);
+#endif
 	return 0;
 }
 
