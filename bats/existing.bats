@@ -83,6 +83,7 @@ UNMAP $ID 0x0 0"
 }
 
 @test "existing: a range over the HPET arms nothing and says why" {
+	require_arch x86_64 "the HPET"
 	dmesg_mark
 	set_ranges "0xfed00000 1k"
 	tracer_on

@@ -5,7 +5,6 @@ TRACING=/sys/kernel/tracing
 MMIOTRACE=/sys/kernel/debug/mmiotrace
 TOUCH=/sys/kernel/debug/mmiotouch
 MODULES=/opt/mmio/modules
-PAGE_TABLES=/sys/kernel/debug/page_tables/kernel
 # Records for the device oracle, compared with QEMU's own log after the
 # boot (bats/harness/oracle.py): x86's third UART, or what the kernel
 # command line names (arm64: a virtio console, initramfs/run-qemu.sh).
@@ -15,10 +14,16 @@ ARCH=${MMIO_ARCH:-$(uname -m)}
 # The in-tree Intel NIC driver that the tests trace, bound at boot: e1000
 # on x86, e1000e (QEMU's 82574L) on arm64's virt; their registers that the
 # tests count are at the same offsets.
+# The kernel's page-table dump (PTDUMP_DEBUGFS), and how a kernel text
+# address (a traced access's PC) begins.
 if [ "$ARCH" = aarch64 ]; then
 	NIC_DRIVER=e1000e NIC_DEVICE=0x10d3
+	PAGE_TABLES=/sys/kernel/debug/kernel_page_tables
+	KERNEL_PC=0xffff8000
 else
 	NIC_DRIVER=e1000 NIC_DEVICE=0x100e
+	PAGE_TABLES=/sys/kernel/debug/page_tables/kernel
+	KERNEL_PC=0xffffffff
 fi
 
 . /opt/mmio/pci.sh

@@ -51,7 +51,7 @@ R 8 $ID $EDU $value 0x0 0"
 	tracer_on
 	touch_dev map edu
 	touch_dev read edu 4 0x0
-	trace_events | grep -q "^R 4 [0-9]* $EDU 0x10000ed 0xffffffff[0-9a-f]* 0$"
+	trace_events | grep -q "^R 4 [0-9]* $EDU 0x10000ed $KERNEL_PC[0-9a-f]* 0$"
 }
 
 # The buffer's header under nop: "# entries-in-buffer/entries-written: E/W".

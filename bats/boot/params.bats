@@ -49,7 +49,7 @@ teardown() {
 	tracer_on
 	touch_dev map edu
 	touch_dev read edu 4 0x0
-	trace_events | grep -Eq "^R 4 [0-9]+ $EDU 0x10000ed 0xffffffff[0-9a-f]+ 0$"
+	trace_events | grep -Eq "^R 4 [0-9]+ $EDU 0x10000ed $KERNEL_PC[0-9a-f]+ 0$"
 	echo 1 > "$MMIOTRACE/maps_only"
 }
 

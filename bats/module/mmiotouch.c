@@ -920,10 +920,14 @@ static u64 insn_ldxr_x(void __iomem *p, u64 v)
 static u64 insn_stxr_w(void __iomem *p, u64 v)
 {
 	u64 status = REG_FILL, old = REG_FILL;
+	unsigned long flags;
 
 	v &= 0xffffffff;
+	/* An interrupt in between would clear the monitor: STXR would fail. */
+	local_irq_save(flags);
 	asm volatile("ldxr %w1, [%2]\n\tstxr %w0, %w3, [%2]"
 		     : "+&r" (status), "+&r" (old) : "r" (p), "r" (v) : "memory");
+	local_irq_restore(flags);
 	insn_value2 = old;
 	return status;
 }
