@@ -497,7 +497,8 @@ ARM64_OBJ       := $(BUILD)/kobj-arm64
 ARM64_KERNEL    := $(ARM64_OBJ)/arch/arm64/boot/Image
 ARM64_CROSS     := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 ARM64_FRAGMENTS := kconfig/arm64/base.config kconfig/debug.config kconfig/kcov.config \
-	kconfig/arm64/devices.config kconfig/mmiotrace.config kconfig/arm64/kunit.config
+	kconfig/arm64/devices.config kconfig/mmiotrace.config kconfig/arm64/kunit.config \
+	kconfig/arm64/blocks.config
 ARM64_PACKAGES  := gcc-aarch64-linux-gnu qemu-system-arm
 
 $(ARM64_OBJ)/.config: $(SRC)/.applied $(ARM64_FRAGMENTS) kconfig/merge.sh

@@ -14,11 +14,13 @@ ARCH=${MMIO_ARCH:-$(uname -m)}
 # The in-tree Intel NIC driver that the tests trace, bound at boot: e1000
 # on x86, e1000e (QEMU's 82574L) on arm64's virt; their registers that the
 # tests count are at the same offsets.
-# The kernel's page-table dump (PTDUMP_DEBUGFS), and how a kernel text
-# address (a traced access's PC) begins.
+# The page-table leaves of the mapped BARs: x86's page-table dump
+# (PTDUMP_DEBUGFS), or on arm64, where that dump would make ioremap() map
+# no block, the test module's walk; and how a kernel text address (a
+# traced access's PC) begins.
 if [ "$ARCH" = aarch64 ]; then
 	NIC_DRIVER=e1000e NIC_DEVICE=0x10d3
-	PAGE_TABLES=/sys/kernel/debug/kernel_page_tables
+	PAGE_TABLES=/sys/kernel/debug/mmiotouch/leaves
 	KERNEL_PC=0xffff8000
 else
 	NIC_DRIVER=e1000 NIC_DEVICE=0x100e

@@ -9,7 +9,6 @@
 load helpers
 
 setup() {
-	require_arch x86_64 "2M and 1G leaves (arm64 maps no ioremap() block with PTDUMP_DEBUGFS)"
 	mmio_setup
 	IVSHMEM=$(ivshmem_bar2)
 }

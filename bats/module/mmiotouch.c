@@ -72,8 +72,10 @@
  * on arm64, "value2" the second register of the last insn of a pair (or
  * what an exclusive pair loaded, or a 16-byte access's high half) and
  * "base" the distance from the access of its base register after the last
- * insn with writeback. Any malformed command fails with EINVAL and changes
- * nothing; string, copy and pio (port I/O) are x86's, EOPNOTSUPP elsewhere.
+ * insn with writeback, and "leaves" the page-table leaves of the mapped
+ * targets ("START-END ENTRY LEVEL", for the tests' page_level). Any
+ * malformed command fails with EINVAL and changes nothing; string, copy
+ * and pio (port I/O) are x86's, EOPNOTSUPP elsewhere.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -1569,6 +1571,87 @@ static int mapped_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(mapped);
 
+#ifdef CONFIG_ARM64
+/*
+ * "leaves": the page-table leaves of every mapped target, one line each,
+ * "START-END ENTRY LEVEL", as the tests read x86's page-table dump. arm64
+ * maps no block in ioremap() space while its dump (PTDUMP_DEBUGFS) is
+ * built, and exports no kernel page table: the kernel's walk from
+ * init_mm, found through kallsyms.
+ */
+static struct mm_struct *kernel_mm;
+
+static struct mm_struct *find_kernel_mm(void)
+{
+	struct kprobe probe = { .symbol_name = "kallsyms_lookup_name" };
+	unsigned long (*lookup)(const char *name);
+
+	if (register_kprobe(&probe))
+		return NULL;
+	lookup = (void *)probe.addr;
+	unregister_kprobe(&probe);
+	return (struct mm_struct *)lookup("init_mm");
+}
+
+/* Print the leaf that maps @addr; return its end, or 0 when unmapped. */
+static unsigned long show_leaf(struct seq_file *m, unsigned long addr)
+{
+	pgd_t *pgdp = pgd_offset_pgd(kernel_mm->pgd, addr);
+	unsigned long size, entry;
+	const char *level;
+	p4d_t *p4dp;
+	pud_t *pudp;
+	pmd_t *pmdp;
+
+	p4dp = p4d_offset(pgdp, addr);
+	if (pgd_none(READ_ONCE(*pgdp)) || p4d_none(READ_ONCE(*p4dp)))
+		return 0;
+	pudp = pud_offset(p4dp, addr);
+	pmdp = pmd_offset(pudp, addr);
+	if (pud_none(READ_ONCE(*pudp)))
+		return 0;
+	if (pud_leaf(READ_ONCE(*pudp))) {
+		level = "pud", size = PUD_SIZE;
+		entry = pud_val(READ_ONCE(*pudp));
+	} else if (pmd_none(READ_ONCE(*pmdp))) {
+		return 0;
+	} else if (pmd_leaf(READ_ONCE(*pmdp))) {
+		level = "pmd", size = PMD_SIZE;
+		entry = pmd_val(READ_ONCE(*pmdp));
+	} else {
+		level = "pte", size = PAGE_SIZE;
+		entry = pte_val(__ptep_get(pte_offset_kernel(pmdp, addr)));
+	}
+	addr &= ~(size - 1);
+	seq_printf(m, "0x%016lx-0x%016lx 0x%016lx %s\n", addr, addr + size,
+		   entry, level);
+	return addr + size;
+}
+
+static int leaves_show(struct seq_file *m, void *v)
+{
+	unsigned long addr, end;
+	int i;
+
+	if (!kernel_mm)
+		return -ENOENT;
+	down_read(&touch_rwsem);
+	for (i = 0; i < ARRAY_SIZE(targets); i++) {
+		if (!targets[i].base)
+			continue;
+		addr = (unsigned long)targets[i].base;
+		end = addr + targets[i].size;
+		while (addr && addr < end) {
+			addr = show_leaf(m, addr);
+			cond_resched();
+		}
+	}
+	up_read(&touch_rwsem);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(leaves);
+#endif
+
 static int __init mmiotouch_init(void)
 {
 	touch_dir = debugfs_create_dir("mmiotouch", NULL);
@@ -1584,6 +1667,8 @@ static int __init mmiotouch_init(void)
 				   &value_fops);
 	debugfs_create_file_unsafe("base", 0400, touch_dir, &insn_base,
 				   &signed_fops);
+	kernel_mm = find_kernel_mm();
+	debugfs_create_file("leaves", 0400, touch_dir, NULL, &leaves_fops);
 #endif
 	return 0;
 }
