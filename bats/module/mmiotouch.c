@@ -925,9 +925,15 @@ static u64 insn_stxr_w(void __iomem *p, u64 v)
 	unsigned long flags;
 
 	v &= 0xffffffff;
-	/* An interrupt in between would clear the monitor: STXR would fail. */
+	/*
+	 * The loop as drivers write it, retried until the store exclusive
+	 * succeeds; without interrupts, which clear the monitor, so that it
+	 * succeeds the first time whenever the loop can end at all.
+	 */
 	local_irq_save(flags);
-	asm volatile("ldxr %w1, [%2]\n\tstxr %w0, %w3, [%2]"
+	asm volatile("1:	ldxr %w1, [%2]\n"
+		     "	stxr %w0, %w3, [%2]\n"
+		     "	cbnz %w0, 1b"
 		     : "+&r" (status), "+&r" (old) : "r" (p), "r" (v) : "memory");
 	local_irq_restore(flags);
 	insn_value2 = old;
