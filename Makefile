@@ -273,12 +273,16 @@ $(CHECK_DIR)/shell.ok: bats/harness/shell.sh initramfs/shell.sh initramfs/shellr
 
 # The BARs that kernel arguments name (EDU_BAR0, E1000_BAR0): the devices'
 # order in run-qemu.sh fixes them; a short boot reads them.
+# pci_probe KERNEL,IMAGE,DIR,RUN-QEMU OPTIONS,NIC DEVICE ID
+define pci_probe
+	@echo "check: probe boot for the BAR addresses (log: $(3)/pci/console.log)"
+	@initramfs/run-qemu.sh $(4) -t $$((120 * $${TIMEOUT_SCALE:-1})) $(1) $(2) $(3)/pci \
+		'. /opt/mmio/pci.sh; NIC_DEVICE=$(5); echo EDU_BAR0=$$(edu_bar0); echo E1000_BAR0=$$(e1000_bar0)' \
+		> /dev/null || { echo "check: the probe boot failed, logs: $(3)/pci"; exit 1; }
+	@grep -E '^[A-Z0-9_]+=0x[0-9a-f]+$$' $(3)/pci/output.log > $@.new && mv $@.new $@
+endef
 $(CHECK_DIR)/pci.env: $(KERNEL) initramfs/run-qemu.sh initramfs/pci.sh | $(IMAGE)
-	@echo "check: probe boot for the BAR addresses (log: $(CHECK_DIR)/pci/console.log)"
-	@initramfs/run-qemu.sh -t $$((120 * $${TIMEOUT_SCALE:-1})) $(KERNEL) $(IMAGE) $(CHECK_DIR)/pci \
-		'. /opt/mmio/pci.sh; echo EDU_BAR0=$$(edu_bar0); echo E1000_BAR0=$$(e1000_bar0)' > /dev/null || \
-		{ echo "check: the probe boot failed, logs: $(CHECK_DIR)/pci"; exit 1; }
-	@grep -E '^[A-Z0-9_]+=0x[0-9a-f]+$$' $(CHECK_DIR)/pci/output.log > $@.new && mv $@.new $@
+	$(call pci_probe,$(KERNEL),$(IMAGE),$(CHECK_DIR),,0x100e)
 
 # What narrowed a boot's last run (BATS, TESTS): a change reruns it.
 $(CHECK_DIR)/selection/%: FORCE
@@ -580,6 +584,9 @@ ARM64_BOOT_DEPS := $(ARM64_KERNEL) $(ARM64_MODULE) $(ARM64_MODROOT)/.installed $
 check-arm64: $(HOST_MMIOCTL)
 	@$(MAKE) -s deps PACKAGES="$(ARM64_PACKAGES)"
 	$(call check_run,quick,arm64,$(ARM64_CHECK_DIR))
+
+$(ARM64_CHECK_DIR)/pci.env: $(ARM64_KERNEL) initramfs/run-qemu.sh initramfs/pci.sh | $(ARM64_IMAGE)
+	$(call pci_probe,$(ARM64_KERNEL),$(ARM64_IMAGE),$(ARM64_CHECK_DIR),-A arm64,0x10d3)
 
 $(ARM64_CHECK_DIR)/selection/%: FORCE
 	@mkdir -p $(@D)

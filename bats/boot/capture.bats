@@ -1,13 +1,18 @@
 #!/usr/bin/env bats
 # Run by make check in a boot of its own, with
 #   mmiotrace.ranges=64k@<e1000 BAR0>,64K@<BAR0 + 64k> trace_event=mmiotrace:*
-# e1000 is built in and has no option ROM (run-qemu.sh): the kernel's probe
-# is the first thing that touches the device, and is traced from its first
-# access.
+# and by make check-arm64 likewise on e1000e (NIC_DRIVER, helpers.bash).
+# The driver is built in and the NIC has no option ROM (run-qemu.sh): the
+# kernel's probe is the first thing that touches the device, and is traced
+# from its first access.
 
 load ../helpers
 
 E1000_LEN=0x20000
+# The register through which the probe reads the MAC address from the
+# EEPROM: e1000's 82540 clocks it bit by bit through EECD, e1000e's 82574
+# writes each word's address to EERD; either, many more than 64 writes.
+if [ "$NIC_DRIVER" = e1000e ]; then EEPROM_REG=0x14; else EEPROM_REG=0x10; fi
 
 setup() {
 	E1000=$(e1000_bar0)
@@ -23,7 +28,7 @@ teardown() { :; }
 	# Tracing started before the driver's probe: at arch_initcall time.
 	local enabled probed
 	enabled=$(dmesg | grep -n 'mmiotrace: enabled\.$' | cut -d: -f1)
-	probed=$(dmesg | grep -n 'e1000 .*: (PCI:33MHz:32-bit) ' | cut -d: -f1)
+	probed=$(dmesg | grep -n "$NIC_DRIVER [^ ]* [^ ]*: (PCI" | cut -d: -f1)
 	[ -n "$enabled" ] && [ -n "$probed" ] && [ "$enabled" -lt "$probed" ]
 }
 
@@ -34,9 +39,7 @@ teardown() { :; }
 	id=${BASH_REMATCH[1]}
 	# Every other event is an access of that mapping, to its BAR.
 	[ "$(event_lines | tail -n +2 | grep -Evc "^mmio_(read|write) phys=0x[0-9a-f]+ value=0x[0-9a-f]+ width=[1248] map_id=$id pc=0x0$")" = 0 ]
-	# The probe reads the MAC address from the EEPROM, which an 82540
-	# clocks bit by bit through EECD (0x10).
-	[ "$(event_accesses | awk -v eecd="$(hex $((E1000 + 0x10)))" '$1 == "W" && $3 == eecd' | wc -l)" -gt 64 ]
+	[ "$(event_accesses | awk -v reg="$(hex $((E1000 + EEPROM_REG)))" '$1 == "W" && $3 == reg' | wc -l)" -gt 64 ]
 	oracle_record_events capture "$E1000" "$E1000_LEN" 1 "$TRACING" first
 }
 
