@@ -212,6 +212,37 @@ UNMAP $ID 0x0 0" "$(trace_events | sed -E 's/^(UNKNOWN [0-9]+ 0x[0-9a-f]+) [0-9a
 	assert_stat write 4
 }
 
+@test "emulate-a64: exclusive loops end, each exposure ends and arms the leaf again, and the tracer stops among them on another CPU" {
+	local window=$((WINDOWS + 0x6000)) unknown
+	touch_dev map cmb "$window" 0x1000
+	set_ranges "$(hex CMB+window) 4k"
+	tracer_on
+	dmesg_mark
+	touch_dev repeat 1000 insn stxr_w cmb 0x0 0x11
+	# How many faulted depends on the timer: the rest ran on the leaf
+	# still valid. One UNKNOWN line each, counted as exposed.
+	unknown=$(stat_of unknown)
+	[ "$unknown" -ge 1 ]
+	assert_stat exposed "$unknown"
+	assert_stat stepped "$unknown"
+	assert_eq "UNKNOWN lines" "$unknown" "$(trace_events | grep -c '^UNKNOWN ')"
+	# Armed again: a read faults and is traced.
+	touch_dev read cmb 4 0x0
+	assert_value 0x11
+	read_map "$(hex CMB+window)"
+	assert_eq "last line" "R 4 $ID $(hex CMB+window) 0x11 0x0 0" "$(trace_events | tail -n 1)"
+	# CPU 1 loops while CPU 0 stops the tracer: stopping waits for the
+	# exposures of the leaves it drops.
+	taskset -c 1 sh -c "echo 'repeat 20000 insn stxr_w cmb 0x0 0x22' > $TOUCH/ctl" &
+	sleep 0.2
+	tracer_off
+	wait $!
+	assert_stat armed_bytes 0
+	touch_dev read cmb 4 0x0
+	assert_value 0x22
+	assert_dmesg_clean
+}
+
 @test "emulate-a64: the test module refuses an unknown form, an access past its mapping, and x86's string commands" {
 	touch_dev map cmb
 	run sh -c "echo 'insn nosuchform cmb 0x0' > $TOUCH/ctl"
