@@ -1606,28 +1606,34 @@ static unsigned long show_leaf(struct seq_file *m, unsigned long addr)
 	unsigned long size, entry;
 	const char *level;
 	p4d_t *p4dp;
-	pud_t *pudp;
-	pmd_t *pmdp;
+	pud_t *pudp, pud;
+	pmd_t *pmdp, pmd;
 
 	p4dp = p4d_offset(pgdp, addr);
 	if (pgd_none(READ_ONCE(*pgdp)) || p4d_none(READ_ONCE(*p4dp)))
 		return 0;
 	pudp = pud_offset(p4dp, addr);
-	pmdp = pmd_offset(pudp, addr);
-	if (pud_none(READ_ONCE(*pudp)))
+	pud = READ_ONCE(*pudp);
+	if (pud_none(pud))
 		return 0;
-	if (pud_leaf(READ_ONCE(*pudp))) {
+	if (pud_leaf(pud)) {
 		level = "pud", size = PUD_SIZE;
-		entry = pud_val(READ_ONCE(*pudp));
-	} else if (pmd_none(READ_ONCE(*pmdp))) {
+		entry = pud_val(pud);
+		goto show;
+	}
+	/* Under a table only: a block maps device memory, not a table. */
+	pmdp = pmd_offset(pudp, addr);
+	pmd = READ_ONCE(*pmdp);
+	if (pmd_none(pmd))
 		return 0;
-	} else if (pmd_leaf(READ_ONCE(*pmdp))) {
+	if (pmd_leaf(pmd)) {
 		level = "pmd", size = PMD_SIZE;
-		entry = pmd_val(READ_ONCE(*pmdp));
+		entry = pmd_val(pmd);
 	} else {
 		level = "pte", size = PAGE_SIZE;
 		entry = pte_val(__ptep_get(pte_offset_kernel(pmdp, addr)));
 	}
+show:
 	addr &= ~(size - 1);
 	seq_printf(m, "0x%016lx-0x%016lx 0x%016lx %s\n", addr, addr + size,
 		   entry, level);
